@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Write Ledge's Tiled levels (assets/levels/*.tmx) from the ASCII drawings below.
+
+Standard library only. Run from anywhere:
+
+  python3 scripts/make-levels.py [--preview DIR] [--scale N]
+
+The drawings use the lab's inline-map legend (LAB.md), plus decoration:
+
+  #  ground (solid; drawn grass-topped where nothing solid is above, edges finished)
+  B  stone block (solid)
+  -  one-way plank            ^  spikes (hazard)
+  P  player spawn             C  checkpoint            G  goal
+  b  bush   t  grass tuft   f  flowers   s  sign   ( )  cloud (left and right halves)
+  .  empty
+
+Each level becomes a finite orthogonal map of 16 x 16 px tiles using ../tilesets/ledge.tsx
+(written by scripts/make-atlas.py), with a CSV tile layer `tiles` and an object layer
+`objects`: the spawn is a point at the bottom-centre of its tile (where the player's feet
+stand); checkpoints and the goal are tile objects covering their tile. The maps stay
+editable in Tiled; rerunning this script overwrites them.
+
+Tile ids are the atlas indices of src/render/atlas.rs (the TILES table of make-atlas.py).
+`--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye.
+"""
+
+import argparse
+import importlib.util
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TILE = 16
+
+
+def load_atlas_module():
+    path = os.path.join(ROOT, "scripts", "make-atlas.py")
+    spec = importlib.util.spec_from_file_location("make_atlas", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ATLAS = load_atlas_module()
+ID = {name: i for i, (name, _, _) in enumerate(ATLAS.TILES)}
+
+# name -> (title, drawing). Rows may be ragged; they are padded with '.'.
+LEVELS = {
+    # First Steps. Ground top at row 18. Spawn (3, 17); a 3-tile gap (15-17); 1-tile steps
+    # (24-32, short hops); a 3-tile ledge (33-40, a full jump); plank, block, plank over a
+    # spike pit (41-59); the checkpoint (63, 17); 2 spikes to hop (68-69); planks stacked 3
+    # tiles apart to climb (72-75); a high route (block 78-81) or a running jump over the
+    # 4-tile pit (77-80); a 3-tile wall (86-88); a 3-tile pit (89-91); a plank bridge over a
+    # pit (101-104); the goal (115, 17).
+    "level1": (
+        "First Steps",
+        [
+        "........................................................................................................................",
+        "........................................................................................................................",
+        "..............................................()........................................................................",
+        ".....()...................................................................................()............................",
+        "................................................................()......................................................",
+        "......................()....................................................................................()..........",
+        "........................................................................................................................",
+        "........................................................................................................................",
+        "........................................................................................................................",
+        "........................................................................----..BBBB......................................",
+        "........................................................................................................................",
+        "...................................b..t..........BBB....................................................................",
+        ".................................########...............................----............................................",
+        ".................................########..----.........................................................................",
+        ".................................########.............----..............................................................",
+        "............................f.###########...............................----..........BBB......f..b.....................",
+        "...........................##############.............................................BBB...#########----...............",
+        ".t.P...s...b.f......t...#################....................t.C..f.^^....b........t..BBB...#########......t....s..G..b.",
+        "###############...#######################^^^^^^^^^^^^^^^^^^^#################....########...#########....###############",
+        "###############...###########################################################....########...#########....###############",
+        "###############...###########################################################....########...#########....###############",
+        "###############...###########################################################....########...#########....###############",
+        ],
+    ),
+}
+
+SOLID = "#B"
+DECOR = {
+    "b": "BUSH",
+    "t": "GRASS_TUFT",
+    "f": "FLOWERS",
+    "s": "SIGN",
+    "(": "CLOUD_LEFT",
+    ")": "CLOUD_RIGHT",
+}
+OBJECTS = {"P": "spawn", "C": "checkpoint", "G": "goal"}
+
+
+def pad(rows):
+    width = max(len(r) for r in rows)
+    return [r.ljust(width, ".") for r in rows]
+
+
+def autotile(rows):
+    """ASCII rows -> grid of atlas tile ids (None: nothing drawn)."""
+    height, width = len(rows), len(rows[0])
+
+    def solid(x, y):
+        if x < 0 or x >= width:
+            return True  # the level's side walls: no finished edge against them
+        if y < 0 or y >= height:
+            return False
+        return rows[y][x] in SOLID
+
+    def ground(x, y):
+        return 0 <= x < width and 0 <= y < height and rows[y][x] == "#" or x < 0 or x >= width
+
+    out = [[None] * width for _ in range(height)]
+    for y in range(height):
+        for x in range(width):
+            ch = rows[y][x]
+            if ch == "#":
+                left, right = ground(x - 1, y), ground(x + 1, y)
+                if not solid(x, y - 1):
+                    name = {
+                        (True, True): "GROUND_TOP",
+                        (False, True): "GROUND_TOP_LEFT",
+                        (True, False): "GROUND_TOP_RIGHT",
+                        (False, False): "GROUND_TOP_SINGLE",
+                    }[(left, right)]
+                elif not left:
+                    name = "GROUND_FILL_LEFT"
+                elif not right:
+                    name = "GROUND_FILL_RIGHT"
+                else:
+                    depth = 0  # ground tiles above this one (blocks standing on it don't count)
+                    while ground(x, y - depth - 1) and y - depth - 1 >= 0:
+                        depth += 1
+                    alt = (x * 7 + y * 13) % 11 == 0
+                    if depth >= 3:
+                        name = "GROUND_DEEP_ALT" if alt else "GROUND_DEEP"
+                    else:
+                        name = "GROUND_FILL_ALT" if alt else "GROUND_FILL"
+                out[y][x] = ID[name]
+            elif ch == "B":
+                out[y][x] = ID["BLOCK"]
+            elif ch == "-":
+                left = x > 0 and rows[y][x - 1] == "-"
+                right = x + 1 < width and rows[y][x + 1] == "-"
+                name = "ONEWAY" if left == right else ("ONEWAY_LEFT" if right else "ONEWAY_RIGHT")
+                out[y][x] = ID[name]
+            elif ch == "^":
+                out[y][x] = ID["HAZARD"]
+            elif ch in DECOR:
+                out[y][x] = ID[DECOR[ch]]
+            elif ch in OBJECTS or ch == ".":
+                pass
+            else:
+                raise SystemExit(f"unknown map character {ch!r} at ({x}, {y})")
+    return out
+
+
+def objects_of(rows):
+    """(class, name, x, y, gid or None) for each object, pixels, Tiled's conventions."""
+    found = []
+    counts = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch not in OBJECTS:
+                continue
+            cls = OBJECTS[ch]
+            counts[cls] = counts.get(cls, 0) + 1
+            if cls == "spawn":
+                # a point where the player's feet stand: the tile's bottom-centre
+                found.append((cls, "start", x * TILE + TILE // 2, (y + 1) * TILE, None))
+            else:
+                # a tile object: Tiled anchors it at its bottom-left corner
+                gid = 1 + ID["CHECKPOINT" if cls == "checkpoint" else "GOAL"]
+                name = f"{cls} {counts[cls]}" if cls == "checkpoint" else "goal"
+                found.append((cls, name, x * TILE, (y + 1) * TILE, gid))
+    if counts.get("spawn", 0) != 1:
+        raise SystemExit(f"need exactly one P, found {counts.get('spawn', 0)}")
+    if counts.get("goal", 0) > 1:
+        raise SystemExit("more than one G")
+    return found
+
+
+def xml_escape(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def write_tmx(path, title, rows):
+    height, width = len(rows), len(rows[0])
+    tiles = autotile(rows)
+    objects = objects_of(rows)
+    csv_rows = []
+    for y, row in enumerate(tiles):
+        cells = ",".join(str(0 if t is None else t + 1) for t in row)
+        csv_rows.append(cells + ("," if y + 1 < height else ""))
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- Generated by scripts/make-levels.py from its ASCII drawing; edit either. -->",
+        f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" '
+        f'renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE}" '
+        f'tileheight="{TILE}" infinite="0" nextlayerid="3" nextobjectid="{len(objects) + 1}">',
+        " <properties>",
+        f'  <property name="name" value="{xml_escape(title)}"/>',
+        " </properties>",
+        ' <tileset firstgid="1" source="../tilesets/ledge.tsx"/>',
+        f' <layer id="1" name="tiles" width="{width}" height="{height}">',
+        '  <data encoding="csv">',
+        *csv_rows,
+        "</data>",
+        " </layer>",
+        ' <objectgroup id="2" name="objects">',
+    ]
+    for i, (cls, name, x, y, gid) in enumerate(objects, start=1):
+        if gid is None:
+            lines.append(f'  <object id="{i}" name="{name}" type="{cls}" x="{x}" y="{y}">')
+            lines.append("   <point/>")
+            lines.append("  </object>")
+        else:
+            lines.append(
+                f'  <object id="{i}" name="{name}" type="{cls}" gid="{gid}" '
+                f'x="{x}" y="{y}" width="{TILE}" height="{TILE}"/>'
+            )
+    lines += [" </objectgroup>", "</map>"]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    return tiles
+
+
+def preview(path, rows, tiles, scale):
+    sky = ATLAS.sky()
+    height, width = len(rows), len(rows[0])
+    img = [[sky] * (width * TILE) for _ in range(height * TILE)]
+
+    def draw(tile_id, tx, ty, dy=0):
+        art = ATLAS.TILES[tile_id][1]
+        for y in range(TILE):
+            for x in range(TILE):
+                px = ATLAS.PALETTE[art[y][x]]
+                if px[3]:
+                    img[ty * TILE + y + dy][tx * TILE + x] = px
+
+    for ty, row in enumerate(tiles):
+        for tx, t in enumerate(row):
+            if t is not None:
+                draw(t, tx, ty)
+    for cls, _, x, y, gid in objects_of(rows):
+        if gid is not None:
+            draw(gid - 1, x // TILE, y // TILE - 1)
+        else:  # the idle player frame, feet on the spawn point
+            frame = ATLAS.PLAYER_FRAMES[0][1]
+            for fy in range(ATLAS.PLAYER_H):
+                for fx in range(ATLAS.PLAYER_W):
+                    px = ATLAS.PALETTE[frame[fy][fx]]
+                    if px[3]:
+                        img[y - ATLAS.PLAYER_H + fy][x - ATLAS.PLAYER_W // 2 + fx] = px
+    scaled = []
+    for row in img:
+        srow = [px for px in row for _ in range(scale)]
+        scaled.extend([srow] * scale)
+    ATLAS.write_png(path, scaled)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preview", help="also draw each level to DIR/NAME.png")
+    parser.add_argument("--scale", type=int, default=1, help="preview scale (default 1)")
+    args = parser.parse_args()
+    for name, (title, drawing) in LEVELS.items():
+        rows = pad(drawing)
+        path = os.path.join(ROOT, "assets", "levels", f"{name}.tmx")
+        tiles = write_tmx(path, title, rows)
+        print(f"wrote {path} ({len(rows[0])}x{len(rows)} tiles)")
+        if args.preview:
+            out = os.path.join(args.preview, f"{name}.png")
+            preview(out, rows, tiles, args.scale)
+            print(f"wrote preview {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

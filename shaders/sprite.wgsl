@@ -1,0 +1,77 @@
+// Instanced sprites: one unit quad (4 vertices from vertex_index, triangle strip) drawn once
+// per instance. Clock: render frame. Mirrors `SpriteUniform` / `SpriteInstance` in
+// src/render/sprites.rs (keep the two in step; tests/shaders.rs validates this file).
+
+struct Camera {
+    // Camera centre, level pixels.
+    center: vec2<f32>,
+    // Visible area, level pixels (640 x 360): maps exactly onto the viewport.
+    view_size: vec2<f32>,
+    // Window pixels per level pixel (integer when the window is at least 640 x 360). Quad
+    // corners are snapped to whole window pixels so pixel art stays crisp at any camera offset.
+    scale: f32,
+    _pad0: f32,
+    _pad1: vec2<f32>,
+};
+
+@group(0) @binding(0) var<uniform> camera: Camera;
+@group(0) @binding(1) var atlas_texture: texture_2d<f32>;
+@group(0) @binding(2) var atlas_sampler: sampler;
+
+struct Instance {
+    // Top-left corner, level pixels.
+    @location(0) pos: vec2<f32>,
+    // Width and height, level pixels.
+    @location(1) size: vec2<f32>,
+    // Inner atlas cell (u0, v0, u1, v1), normalised; or a linear RGBA colour when flags bit 1.
+    @location(2) uv_rect: vec4<f32>,
+    // bit 0: mirror horizontally; bit 1: solid colour fill (uv_rect is the colour).
+    @location(3) flags: u32,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) color: vec4<f32>,
+    @location(2) @interpolate(flat) flags: u32,
+};
+
+const FLAG_FLIP_X: u32 = 1u;
+const FLAG_SOLID: u32 = 2u;
+
+@vertex
+fn vs_main(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
+    // 0: (0,0)  1: (1,0)  2: (0,1)  3: (1,1)
+    let corner = vec2<f32>(f32(vertex_index & 1u), f32(vertex_index >> 1u));
+    let world = inst.pos + corner * inst.size;
+    // Window pixels from the view's top-left corner, snapped to whole pixels. floor(v + 0.5),
+    // not round(): WGSL's round() is half-to-even, which could snap the two edges of one quad
+    // in different directions and change its size by a pixel.
+    let top_left = camera.center - camera.view_size * 0.5;
+    let px = floor((world - top_left) * camera.scale + 0.5);
+    let ndc = px / (camera.view_size * camera.scale) * 2.0 - 1.0;
+
+    var out: VertexOut;
+    out.clip = vec4<f32>(ndc.x, -ndc.y, 0.0, 1.0);
+    var u = corner.x;
+    if (inst.flags & FLAG_FLIP_X) != 0u {
+        u = 1.0 - u;
+    }
+    out.uv = mix(inst.uv_rect.xy, inst.uv_rect.zw, vec2<f32>(u, corner.y));
+    out.color = inst.uv_rect;
+    out.flags = inst.flags;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    // Sample unconditionally (uniform control flow), then choose.
+    let texel = textureSample(atlas_texture, atlas_sampler, in.uv);
+    if (in.flags & FLAG_SOLID) != 0u {
+        return in.color;
+    }
+    if texel.a < 0.5 {
+        discard;
+    }
+    return texel;
+}

@@ -1,0 +1,554 @@
+//! The game's event loop: a winit 0.30 [`ApplicationHandler`] that owns the window, the GPU and
+//! the [`Loop`], and hands every event over with the time it arrived.
+//!
+//! Clock: event loop. Input edges (keyboard, focus, gamepad) are stamped with
+//! `Instant::now()` when handled, as nanoseconds since the game clock started (once the window
+//! and GPU are ready), and pushed into the loop; the loop's fixed tick decides which tick each
+//! belongs to. One render frame per `RedrawRequested`:
+//!
+//! 1. `--fps-cap`: sleep, then spin, until the next deadline ([`Pacer`]);
+//! 2. `now` → [`Loop::frame`] (latch, ticks, interpolation, camera);
+//! 3. level complete → load the next level (`levelN+1.tmx` beside the current one, else back
+//!    to the first);
+//! 4. acquire → [`SpriteRenderer`] draws [`Loop::view`] → submit → present;
+//! 5. `--exit-after` reached → exit, else request the next redraw.
+//!
+//! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`).
+
+use crate::game_loop::{Loop, LoopConfig};
+use crate::input::InputEvent;
+use crate::input::gamepad::Pads;
+use crate::input::keyboard::Keyboard;
+use crate::level::Level;
+use crate::render::gpu::Gpu;
+use crate::render::sprites::SpriteRenderer;
+use crate::sim::tuning::Tuning;
+use anyhow::Context as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::{ElementState, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+/// What `ledge` (play mode) was asked to do; filled from the command line by `main`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AppOptions {
+    /// Wait for the display when presenting (Fifo); off: Immediate/Mailbox where supported.
+    pub vsync: bool,
+    /// Level to play (a Tiled `.tmx`); `None`: `levels/level1.tmx` in the assets folder.
+    pub level: Option<PathBuf>,
+    /// Frame limiter, Hz: frames start on a fixed grid of 1/HZ seconds (emulates a display
+    /// where vsync does not pace, e.g. Xvfb).
+    pub fps_cap: Option<f64>,
+    /// Quit after this many seconds of wall time, counted from when the game clock starts
+    /// (window and GPU ready).
+    pub exit_after: Option<f64>,
+    /// Also write the exit summary as JSON to this file.
+    pub stats: Option<PathBuf>,
+    /// Tuning file; `None`: `tuning.toml` in the assets folder.
+    pub tuning: Option<PathBuf>,
+}
+
+/// What a play session did, printed at exit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Render frames run.
+    pub frames: u64,
+    /// Fixed ticks run.
+    pub ticks: u64,
+    /// Frames per second over the session (frames / seconds since the game clock started).
+    pub mean_fps: f64,
+    /// Most ticks run in one frame.
+    pub max_ticks_in_frame: u32,
+    /// Frames whose delta was clamped.
+    pub clamp_events: u64,
+    /// Frames that hit the catch-up cap.
+    pub cap_hits: u64,
+    /// Jumps started.
+    pub jumps: u64,
+    /// Respawns.
+    pub respawns: u64,
+    /// Hash of the simulation state at exit.
+    pub state_hash: u64,
+    /// Player hitbox top-left at exit, pixels.
+    pub player_x: f64,
+    /// Player hitbox top-left at exit, pixels.
+    pub player_y: f64,
+    /// Player spawn in the first level, pixels.
+    pub start_x: f64,
+    /// Player spawn in the first level, pixels.
+    pub start_y: f64,
+    /// `start_y` minus the smallest player y seen after any frame, pixels (how high the
+    /// player got above the spawn; y grows downward).
+    pub max_rise: f64,
+    /// Window inner size at exit, physical pixels.
+    pub window_w: u32,
+    /// Window inner size at exit, physical pixels.
+    pub window_h: u32,
+    /// Seconds since the game clock started.
+    pub wall_s: f64,
+    /// Levels completed.
+    pub levels_completed: u32,
+    /// `--fps-cap` pacing: mean lateness of a frame start after its deadline, microseconds.
+    pub pace_late_mean_us: f64,
+    /// `--fps-cap` pacing: worst lateness, microseconds.
+    pub pace_late_max_us: f64,
+    /// Frames presented to the window.
+    pub presented: u64,
+    /// Frames not drawn (zero-size window, surface timeout/occluded/validation).
+    pub skipped_draws: u64,
+    /// The adapter used, for logs.
+    pub adapter: String,
+    /// The present mode used.
+    pub present_mode: String,
+}
+
+impl Summary {
+    /// The one-line exit summary.
+    pub fn line(&self) -> String {
+        format!(
+            "ledge: frames={} ticks={} mean_fps={:.1} max_ticks_in_frame={} clamp_events={} \
+             cap_hits={} jumps={} respawns={} state_hash={:016x} player_x={:.2} player_y={:.2}",
+            self.frames,
+            self.ticks,
+            self.mean_fps,
+            self.max_ticks_in_frame,
+            self.clamp_events,
+            self.cap_hits,
+            self.jumps,
+            self.respawns,
+            self.state_hash,
+            self.player_x,
+            self.player_y,
+        )
+    }
+
+    /// The summary as a JSON object (`--stats FILE`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "frames": self.frames,
+            "ticks": self.ticks,
+            "mean_fps": self.mean_fps,
+            "max_ticks_in_frame": self.max_ticks_in_frame,
+            "clamp_events": self.clamp_events,
+            "cap_hits": self.cap_hits,
+            "jumps": self.jumps,
+            "respawns": self.respawns,
+            "state_hash": format!("{:016x}", self.state_hash),
+            "player_x": self.player_x,
+            "player_y": self.player_y,
+            "start_x": self.start_x,
+            "start_y": self.start_y,
+            "max_rise": self.max_rise,
+            "window_w": self.window_w,
+            "window_h": self.window_h,
+            "wall_s": self.wall_s,
+            "levels_completed": self.levels_completed,
+            "pace_late_mean_us": self.pace_late_mean_us,
+            "pace_late_max_us": self.pace_late_max_us,
+            "presented": self.presented,
+            "skipped_draws": self.skipped_draws,
+            "adapter": self.adapter,
+            "present_mode": self.present_mode,
+        })
+    }
+}
+
+/// Frame limiter for `--fps-cap`: frames start on a grid of `period`, sleeping most of the
+/// way and spinning the last stretch (OS sleep overshoots by up to a millisecond or more).
+#[derive(Clone, Debug)]
+pub struct Pacer {
+    period: Duration,
+    next: Option<Instant>,
+    late_sum: Duration,
+    late_max: Duration,
+    waits: u64,
+}
+
+/// Sleep until this long before the deadline, then spin.
+const SPIN: Duration = Duration::from_micros(1500);
+
+impl Pacer {
+    /// A pacer at `hz` frames per second (positive, finite; `main` checks).
+    pub fn new(hz: f64) -> Self {
+        Self {
+            period: Duration::from_secs_f64(1.0 / hz),
+            next: None,
+            late_sum: Duration::ZERO,
+            late_max: Duration::ZERO,
+            waits: 0,
+        }
+    }
+
+    /// The deadline after `deadline` once a frame started at `woke`: one period later, or,
+    /// when the frame started more than a period late, one period after `woke` (resync rather
+    /// than a burst of catch-up frames).
+    pub fn next_deadline(deadline: Instant, woke: Instant, period: Duration) -> Instant {
+        if woke > deadline + period { woke + period } else { deadline + period }
+    }
+
+    /// Block until the next deadline (the first call returns at once) and record how late
+    /// the wake-up was.
+    pub fn wait(&mut self) {
+        let deadline = self.next.unwrap_or_else(Instant::now);
+        let now = Instant::now();
+        if deadline > now {
+            let left = deadline - now;
+            if left > SPIN {
+                std::thread::sleep(left - SPIN);
+            }
+            while Instant::now() < deadline {
+                std::hint::spin_loop();
+            }
+        }
+        let woke = Instant::now();
+        let late = woke.saturating_duration_since(deadline);
+        self.late_sum += late;
+        self.late_max = self.late_max.max(late);
+        self.waits += 1;
+        self.next = Some(Self::next_deadline(deadline, woke, self.period));
+    }
+
+    /// Mean and worst lateness of a wake-up after its deadline, microseconds.
+    pub fn lateness_us(&self) -> (f64, f64) {
+        if self.waits == 0 {
+            return (0.0, 0.0);
+        }
+        (
+            self.late_sum.as_secs_f64() * 1e6 / self.waits as f64,
+            self.late_max.as_secs_f64() * 1e6,
+        )
+    }
+}
+
+/// The level after `current` in its folder: `levelN.tmx` → `levelN+1.tmx`, if that file
+/// exists. `None` for the last level or a file not named `levelN.tmx`.
+pub fn next_level_path(current: &Path) -> Option<PathBuf> {
+    let stem = current.file_stem()?.to_str()?;
+    let n: u32 = stem.strip_prefix("level")?.parse().ok()?;
+    let ext = current.extension().and_then(|e| e.to_str()).unwrap_or("tmx");
+    let next = current.with_file_name(format!("level{}.{ext}", n + 1));
+    next.is_file().then_some(next)
+}
+
+/// Window, GPU and renderer: exist from `resumed` on.
+struct Graphics {
+    window: Arc<Window>,
+    gpu: Gpu,
+    renderer: SpriteRenderer,
+}
+
+/// The application state winit drives.
+struct App {
+    opts: AppOptions,
+    game: Loop,
+    keyboard: Keyboard,
+    pads: Pads,
+    pacer: Option<Pacer>,
+    gfx: Option<Graphics>,
+    /// The game clock's origin: set once the window and GPU are ready.
+    start: Option<Instant>,
+    /// The level file being played (for finding the next one).
+    level_path: PathBuf,
+    /// The first level, to loop back to.
+    first_level: (PathBuf, Level),
+    levels_completed: u32,
+    start_pos: glam::DVec2,
+    min_y: f64,
+    /// A startup error to return from [`run`].
+    error: Option<anyhow::Error>,
+}
+
+impl App {
+    /// Nanoseconds since the game clock started (0 before it started).
+    fn now_ns(&self) -> u64 {
+        self.start.map_or(0, |s| s.elapsed().as_nanos() as u64)
+    }
+
+    fn push(&mut self, ev: InputEvent) {
+        let t = self.now_ns();
+        self.game.push_event(t, ev);
+    }
+
+    fn exit_due(&self) -> bool {
+        match (self.opts.exit_after, self.start) {
+            (Some(limit), Some(start)) => start.elapsed().as_secs_f64() >= limit,
+            _ => false,
+        }
+    }
+
+    fn init_graphics(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        let attrs = Window::default_attributes()
+            .with_title("Ledge")
+            .with_inner_size(LogicalSize::new(1280.0, 720.0));
+        let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window")?);
+        let gpu = Gpu::new(window.clone(), self.opts.vsync)?;
+        let renderer = SpriteRenderer::new(&gpu.ctx, gpu.format())?;
+        log::info!(
+            "ledge: adapter {}, present mode {:?}, surface {:?}",
+            gpu.ctx.info,
+            gpu.present_mode(),
+            gpu.size()
+        );
+        window.request_redraw();
+        self.gfx = Some(Graphics { window, gpu, renderer });
+        self.start = Some(Instant::now());
+        Ok(())
+    }
+
+    /// Level finished: the next level in the folder, else back to the first.
+    fn advance_level(&mut self) {
+        self.levels_completed += 1;
+        let next = next_level_path(&self.level_path).and_then(|p| {
+            match crate::level::tiled_map::load_tmx(&p) {
+                Ok(level) => Some((p, level)),
+                Err(e) => {
+                    log::error!("cannot load the next level: {e}");
+                    None
+                }
+            }
+        });
+        let (path, level) = next.unwrap_or_else(|| self.first_level.clone());
+        log::info!("level complete; now playing {}", path.display());
+        self.level_path = path;
+        self.game.load_level(level);
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(p) = &mut self.pacer {
+            p.wait();
+        }
+        let now = self.now_ns();
+        self.game.frame(now);
+        if self.game.world().level_complete {
+            self.advance_level();
+        }
+        self.min_y = self.min_y.min(self.game.world().player.pos.y);
+
+        if let Some(g) = &mut self.gfx {
+            if let Some(frame) = g.gpu.acquire() {
+                let view = self.game.view();
+                g.renderer.prepare(&g.gpu.ctx, &view, frame.size);
+                let mut encoder =
+                    g.gpu.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame encoder"),
+                    });
+                g.renderer.draw(&mut encoder, &frame.view);
+                g.gpu.ctx.queue.submit([encoder.finish()]);
+                g.window.pre_present_notify();
+                g.gpu.present(frame);
+            }
+        }
+        if self.exit_due() {
+            event_loop.exit();
+        } else if let Some(g) = &self.gfx {
+            g.window.request_redraw();
+        }
+    }
+
+    fn summary(&self) -> Summary {
+        let t = self.game.totals();
+        let wall_s = self.start.map_or(0.0, |s| s.elapsed().as_secs_f64());
+        let player = self.game.world().player.pos;
+        let (late_mean, late_max) = self.pacer.as_ref().map_or((0.0, 0.0), Pacer::lateness_us);
+        let (window_w, window_h) =
+            self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
+        let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
+        Summary {
+            frames: t.frames,
+            ticks: t.ticks,
+            mean_fps: if wall_s > 0.0 { t.frames as f64 / wall_s } else { 0.0 },
+            max_ticks_in_frame: t.max_steps_in_frame,
+            clamp_events: t.clamp_events,
+            cap_hits: t.cap_hits,
+            jumps: t.jumps,
+            respawns: t.respawns,
+            state_hash: self.game.state_hash(),
+            player_x: player.x,
+            player_y: player.y,
+            start_x: self.start_pos.x,
+            start_y: self.start_pos.y,
+            max_rise: self.start_pos.y - self.min_y,
+            window_w,
+            window_h,
+            wall_s,
+            levels_completed: self.levels_completed,
+            pace_late_mean_us: late_mean,
+            pace_late_max_us: late_max,
+            presented: stats.presented,
+            skipped_draws: stats.timeouts + stats.occluded + stats.validation + stats.zero_size,
+            adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
+            present_mode: self
+                .gfx
+                .as_ref()
+                .map_or_else(String::new, |g| format!("{:?}", g.gpu.present_mode())),
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        if let Err(e) = self.init_graphics(event_loop) {
+            self.error = Some(e);
+            event_loop.exit();
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+                if event.physical_key == PhysicalKey::Code(KeyCode::Escape)
+                    && event.state == ElementState::Pressed
+                    && !is_synthetic
+                {
+                    event_loop.exit();
+                    return;
+                }
+                let t = self.now_ns();
+                let game = &mut self.game;
+                self.keyboard.key_event(&event, is_synthetic, &mut |ev| game.push_event(t, ev));
+            }
+            WindowEvent::Focused(focused) => {
+                if focused {
+                    self.push(InputEvent::FocusGained);
+                } else {
+                    self.keyboard.clear();
+                    self.push(InputEvent::FocusLost);
+                }
+            }
+            WindowEvent::Resized(size) => {
+                if let Some(g) = &mut self.gfx {
+                    g.gpu.resize(size.width, size.height);
+                    g.window.request_redraw();
+                }
+            }
+            WindowEvent::ScaleFactorChanged { .. } => {
+                if let Some(g) = &mut self.gfx {
+                    let size = g.window.inner_size();
+                    g.gpu.resize(size.width, size.height);
+                }
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.start.is_some() {
+            let t = self.now_ns();
+            let game = &mut self.game;
+            self.pads.poll(&mut |ev| game.push_event(t, ev));
+        }
+        if self.exit_due() {
+            event_loop.exit();
+        }
+    }
+
+    fn suspended(&mut self, _event_loop: &ActiveEventLoop) {
+        log::info!("suspended");
+    }
+}
+
+/// Play: load the tuning and the level, open the window, run until Esc, close or
+/// `--exit-after`. Prints the one-line summary to stdout on exit and writes `--stats`.
+///
+/// # Errors
+/// A bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
+/// no graphics adapter, no atlas, or an unwritable stats file. Never panics on these.
+pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
+    let assets = crate::assets::assets_dir();
+    let tuning_path = match &opts.tuning {
+        Some(p) => p.clone(),
+        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml"),
+    };
+    let tuning = Tuning::load(&tuning_path)?;
+    let level_path = match &opts.level {
+        Some(p) => p.clone(),
+        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
+    };
+    let level = crate::level::tiled_map::load_tmx(&level_path)?;
+    let start_pos = level.spawn;
+    let game = Loop::new(level.clone(), tuning, LoopConfig::default())
+        .map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
+
+    let mut builder = EventLoop::builder();
+    // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).
+    #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
+    winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
+    let event_loop = builder.build().context("cannot start the window event loop")?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+
+    let mut app = App {
+        pacer: opts.fps_cap.map(Pacer::new),
+        opts,
+        game,
+        keyboard: Keyboard::new(),
+        pads: Pads::new(),
+        gfx: None,
+        start: None,
+        first_level: (level_path.clone(), level),
+        level_path,
+        levels_completed: 0,
+        start_pos,
+        min_y: start_pos.y,
+        error: None,
+    };
+    event_loop.run_app(&mut app).context("window event loop failed")?;
+    if let Some(e) = app.error.take() {
+        return Err(e);
+    }
+    let summary = app.summary();
+    println!("{}", summary.line());
+    if let Some(path) = &app.opts.stats {
+        let text = serde_json::to_string_pretty(&summary.to_json())?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("{}: cannot write stats", path.display()))?;
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pacer_keeps_the_grid_or_resyncs() {
+        let t0 = Instant::now();
+        let p = Duration::from_millis(16);
+        // On time or a little late: the grid holds.
+        assert_eq!(Pacer::next_deadline(t0, t0, p), t0 + p);
+        assert_eq!(Pacer::next_deadline(t0, t0 + Duration::from_millis(5), p), t0 + p);
+        // More than a period late: resync from the wake-up.
+        let woke = t0 + Duration::from_millis(40);
+        assert_eq!(Pacer::next_deadline(t0, woke, p), woke + p);
+    }
+
+    #[test]
+    fn next_level_naming() {
+        let dir = std::env::temp_dir().join(format!("ledge-next-level-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("level1.tmx"), "").expect("write");
+        std::fs::write(dir.join("level2.tmx"), "").expect("write");
+        assert_eq!(next_level_path(&dir.join("level1.tmx")), Some(dir.join("level2.tmx")));
+        assert_eq!(next_level_path(&dir.join("level2.tmx")), None);
+        assert_eq!(next_level_path(&dir.join("custom.tmx")), None);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn summary_line_format() {
+        let s = Summary { frames: 3, state_hash: 0xab, ..Default::default() };
+        let line = s.line();
+        assert!(line.starts_with("ledge: frames=3 ticks=0 mean_fps=0.0 "));
+        assert!(line.contains("state_hash=00000000000000ab"));
+        assert_eq!(s.to_json()["state_hash"], "00000000000000ab");
+    }
+}

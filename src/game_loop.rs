@@ -1,0 +1,355 @@
+//! `Loop`: one frame = latch → stepper → ticks → interpolate → camera, with telemetry.
+//!
+//! Clock: event loop / render frame on the outside (one [`Loop::frame`] call per frame, given
+//! the frame's time in monotonic nanoseconds), fixed tick inside (0..=max_steps calls of
+//! [`sim::step`]). The game and the lab drive this same object; only the source of events and
+//! time differs (winit + `Instant` vs a script).
+
+use crate::camera::Camera;
+use crate::input::latch::{Latch, TickInput};
+use crate::input::InputEvent;
+use crate::level::Level;
+use crate::render::view::{FrameView, PlayerDraw, PlayerPose};
+use crate::sim::{self, Tuning, World, HITBOX};
+use crate::time::{Stepper, StepperConfig};
+use glam::DVec2;
+use std::collections::VecDeque;
+use std::time::Instant;
+
+/// Loop settings in the units a user writes them (LAB.md `config`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoopConfig {
+    /// Fixed tick rate, Hz (integer 1..=1000; default 60).
+    pub tick_hz: u32,
+    /// Frame delta clamp, milliseconds (default 250).
+    pub max_frame_ms: f64,
+    /// Most ticks per frame (default 8).
+    pub max_steps: u32,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        Self { tick_hz: 60, max_frame_ms: 250.0, max_steps: 8 }
+    }
+}
+
+impl LoopConfig {
+    /// The stepper settings, or a one-line message for a value out of range.
+    ///
+    /// # Errors
+    /// `max_frame_ms` not a positive finite number, or a stepper range error.
+    pub fn stepper(&self) -> Result<StepperConfig, String> {
+        if !(self.max_frame_ms.is_finite() && self.max_frame_ms > 0.0) {
+            return Err(format!("max_frame_ms must be a positive number, got {}", self.max_frame_ms));
+        }
+        let c = StepperConfig {
+            tick_hz: self.tick_hz,
+            max_frame_ns: (self.max_frame_ms * 1e6).round() as u64,
+            max_steps: self.max_steps,
+        };
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+/// What one frame did (LAB.md report `frames[]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Raw frame delta, nanoseconds.
+    pub dt_ns: u64,
+    /// The delta exceeded `max_frame_ms` and was clamped.
+    pub clamped: bool,
+    /// Ticks run this frame.
+    pub steps: u32,
+    /// The catch-up cap was hit and whole ticks were dropped.
+    pub capped: bool,
+    /// Wall time this frame never simulates, milliseconds.
+    pub dropped_ms: f64,
+    /// Banked time after the frame's ticks, milliseconds.
+    pub accumulator_ms: f64,
+    /// Interpolation factor after the frame's ticks, [0, 1).
+    pub alpha: f64,
+    /// Number of the last tick run so far.
+    pub tick: u64,
+    /// Input events applied by this frame's ticks.
+    pub events_consumed: u32,
+    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran).
+    pub tick_ns_measured: u64,
+}
+
+/// One tick's record (LAB.md report `ticks[]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickRecord {
+    /// Tick number (1-based).
+    pub tick: u64,
+    /// Player hitbox top-left after the tick, pixels.
+    pub pos: DVec2,
+    /// Player velocity after the tick, px/s.
+    pub vel: DVec2,
+    /// On the ground after the tick.
+    pub on_ground: bool,
+    /// A jump started in this tick.
+    pub jump_started: bool,
+    /// The player was respawned or teleported in this tick.
+    pub respawned: bool,
+    /// The input this tick saw.
+    pub input: TickInput,
+}
+
+/// Running totals over the whole session (the exit summary and the report's `summary`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Frames run.
+    pub frames: u64,
+    /// Ticks run.
+    pub ticks: u64,
+    /// Frames whose delta was clamped.
+    pub clamp_events: u64,
+    /// Frames that hit the catch-up cap.
+    pub cap_hits: u64,
+    /// Most ticks in one frame.
+    pub max_steps_in_frame: u32,
+    /// Wall time never simulated, milliseconds.
+    pub dropped_ms: f64,
+    /// Wall time passed to `frame`, nanoseconds.
+    pub wall_ns: u64,
+    /// Jumps started.
+    pub jumps: u64,
+    /// Respawns (deaths and teleports).
+    pub respawns: u64,
+}
+
+/// The game loop shared by the game and the lab.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    config: LoopConfig,
+    stepper: Stepper,
+    latch: Latch,
+    /// Events not yet given a tick: (arrival ns since start, event), in arrival order.
+    raw: VecDeque<(u64, InputEvent)>,
+    last_frame_ns: u64,
+    level: Level,
+    tuning: Tuning,
+    world: World,
+    /// Player position before the current tick (interpolation history).
+    prev_pos: DVec2,
+    drawn: DVec2,
+    camera: Camera,
+    pending_teleport: Option<DVec2>,
+    totals: Totals,
+    ticks_this_frame: Vec<TickRecord>,
+}
+
+impl Loop {
+    /// A loop at time 0 with the player at the level's spawn.
+    ///
+    /// # Errors
+    /// A one-line message when `config` is out of range.
+    pub fn new(level: Level, tuning: Tuning, config: LoopConfig) -> Result<Loop, String> {
+        let stepper = Stepper::new(config.stepper()?);
+        let world = World::new(level.spawn);
+        let camera = Camera::new(&level, level.spawn, HITBOX);
+        Ok(Loop {
+            config,
+            stepper,
+            latch: Latch::new(),
+            raw: VecDeque::new(),
+            last_frame_ns: 0,
+            prev_pos: level.spawn,
+            drawn: level.spawn,
+            camera,
+            level,
+            tuning,
+            world,
+            pending_teleport: None,
+            totals: Totals::default(),
+            ticks_this_frame: Vec::new(),
+        })
+    }
+
+    /// Hand the loop an input edge that arrived at `t_ns` (monotonic ns since the loop's start).
+    /// Events must be pushed in arrival order.
+    pub fn push_event(&mut self, t_ns: u64, ev: InputEvent) {
+        self.raw.push_back((t_ns, ev));
+    }
+
+    /// Place the player at `pos` (hitbox top-left, pixels) with zero velocity at the next tick,
+    /// as a respawn does; the interpolation history is reset so nothing streaks.
+    pub fn teleport(&mut self, pos: DVec2) {
+        self.pending_teleport = Some(pos);
+    }
+
+    /// Run one frame ending at `now_ns`: assign arrived events to ticks, run the ticks the
+    /// stepper allows, interpolate, move the camera.
+    pub fn frame(&mut self, now_ns: u64) -> FrameStats {
+        let dt_ns = now_ns.saturating_sub(self.last_frame_ns);
+        let frame_start = self.last_frame_ns;
+        self.last_frame_ns = now_ns.max(self.last_frame_ns);
+        let plan = self.stepper.advance(dt_ns);
+        let first_tick = self.world.tick;
+        while let Some(&(t, ev)) = self.raw.front() {
+            if t > now_ns {
+                break;
+            }
+            self.raw.pop_front();
+            let offset = t.saturating_sub(frame_start);
+            let tick = first_tick + plan.tick_for_offset(offset, self.config.tick_hz);
+            self.latch.schedule(tick, ev);
+        }
+        self.ticks_this_frame.clear();
+        let mut consumed = 0;
+        let started = (plan.steps > 0).then(Instant::now);
+        for _ in 0..plan.steps {
+            consumed += self.run_tick();
+        }
+        let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
+        let alpha = self.stepper.alpha();
+        self.drawn = self.prev_pos.lerp(self.world.player.pos, alpha);
+        let dt_s = plan.dt_clamped_ns as f64 / 1e9;
+        self.camera.follow(&self.level, self.drawn, HITBOX, self.world.player.on_ground, dt_s);
+
+        let t = &mut self.totals;
+        t.frames += 1;
+        t.ticks += plan.steps as u64;
+        t.clamp_events += plan.clamped as u64;
+        t.cap_hits += plan.capped as u64;
+        t.max_steps_in_frame = t.max_steps_in_frame.max(plan.steps);
+        let dropped_ms = self.stepper.units_to_ms(plan.dropped_units);
+        t.dropped_ms += dropped_ms;
+        t.wall_ns += dt_ns;
+        t.jumps = self.world.jumps;
+        t.respawns = self.world.respawns;
+        FrameStats {
+            dt_ns,
+            clamped: plan.clamped,
+            steps: plan.steps,
+            capped: plan.capped,
+            dropped_ms,
+            accumulator_ms: self.stepper.accumulator_ms(),
+            alpha,
+            tick: self.world.tick,
+            events_consumed: consumed,
+            tick_ns_measured,
+        }
+    }
+
+    fn run_tick(&mut self) -> u32 {
+        let (input, consumed) = self.latch.input_for_tick(self.world.tick + 1);
+        self.prev_pos = self.world.player.pos;
+        let mut teleported = false;
+        if let Some(pos) = self.pending_teleport.take() {
+            sim::player::respawn(&mut self.world, Some(pos));
+            teleported = true;
+        }
+        let out = sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz);
+        let respawned = out.respawned || teleported;
+        if respawned {
+            // Reset the history: both ends of the interpolation on the new side (no streak).
+            self.prev_pos = self.world.player.pos;
+            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+        }
+        let p = &self.world.player;
+        self.ticks_this_frame.push(TickRecord {
+            tick: self.world.tick,
+            pos: p.pos,
+            vel: p.vel,
+            on_ground: p.on_ground,
+            jump_started: out.jump_started,
+            respawned,
+            input,
+        });
+        consumed
+    }
+
+    /// The ticks the last frame ran, in order.
+    pub fn ticks_this_frame(&self) -> &[TickRecord] {
+        &self.ticks_this_frame
+    }
+
+    /// The interpolated player position last drawn: lerp(previous, current, alpha), pixels.
+    pub fn drawn(&self) -> DVec2 {
+        self.drawn
+    }
+
+    /// The camera after the last frame.
+    pub fn camera(&self) -> &Camera {
+        &self.camera
+    }
+
+    /// Turn camera easing off (reduced motion) or on.
+    pub fn set_reduced_motion(&mut self, on: bool) {
+        self.camera.reduced_motion = on;
+    }
+
+    /// Snapshot for the renderer: interpolated player, camera, level.
+    pub fn view(&self) -> FrameView<'_> {
+        let p = &self.world.player;
+        let pose = if !p.on_ground {
+            if p.vel.y < 0.0 { PlayerPose::Jump } else { PlayerPose::Fall }
+        } else if p.vel.x != 0.0 {
+            // 4-frame run cycle, 6 ticks a frame at 60 Hz (10 frames/s).
+            let ticks_per_frame = (self.config.tick_hz / 10).max(1);
+            PlayerPose::Run(((p.run_ticks / ticks_per_frame) % 4) as u8)
+        } else {
+            PlayerPose::Idle
+        };
+        FrameView {
+            level: &self.level,
+            camera: self.camera.centre,
+            player: PlayerDraw { pos: self.drawn, hitbox: HITBOX, facing_left: p.facing_left, pose },
+        }
+    }
+
+    /// The authoritative world after the last tick.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The level being played.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// The tuning in force.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    /// The loop settings.
+    pub fn config(&self) -> &LoopConfig {
+        &self.config
+    }
+
+    /// Switch to `level`: the player starts at its spawn, history and camera reset. Totals,
+    /// the tick count and pending input carry on.
+    pub fn load_level(&mut self, level: Level) {
+        let tick = self.world.tick;
+        let (jumps, respawns, deaths) = (self.world.jumps, self.world.respawns, self.world.deaths);
+        self.world = World::new(level.spawn);
+        self.world.tick = tick;
+        self.world.jumps = jumps;
+        self.world.respawns = respawns;
+        self.world.deaths = deaths;
+        self.prev_pos = level.spawn;
+        self.drawn = level.spawn;
+        let reduced = self.camera.reduced_motion;
+        self.camera = Camera::new(&level, level.spawn, HITBOX);
+        self.camera.reduced_motion = reduced;
+        self.level = level;
+    }
+
+    /// Running totals.
+    pub fn totals(&self) -> &Totals {
+        &self.totals
+    }
+
+    /// The stable hash of the simulation state after the last tick.
+    pub fn state_hash(&self) -> u64 {
+        self.world.state_hash()
+    }
+
+    /// The stepper (accumulator, counters) for telemetry.
+    pub fn stepper(&self) -> &Stepper {
+        &self.stepper
+    }
+}

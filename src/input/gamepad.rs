@@ -1,0 +1,305 @@
+//! Gamepad: gilrs events → [`InputEvent`] edges, behind the [`Pads`] newtype.
+//!
+//! Clock: event loop. The app polls [`Pads::poll`] once per event-loop iteration
+//! (`about_to_wait`) and stamps each event with the time it was polled.
+//!
+//! Bindings (gilrs' standard layout): d-pad left/right/up/down → Left/Right/Up/Down,
+//! South (A on Xbox, Cross on PlayStation) → Jump, left stick x → `AxisX(raw)`. The stick is
+//! passed raw: the latch applies the dead zone, so gilrs' own default filters are turned off
+//! and only its hat-to-d-pad filter is kept (pads that report the d-pad as an axis).
+//!
+//! Several pads share [`Source::Pad`]: an action is pressed while any pad holds it, and a pad
+//! that goes away releases only what it held ([`InputEvent::PadDisconnected`] is sent when the
+//! last pad goes).
+
+use super::{Action, InputEvent, Source};
+use gilrs::{Axis, Button, EventType, Gilrs, GilrsBuilder};
+
+/// The action a gamepad button is bound to, if any.
+pub fn action_for(button: Button) -> Option<Action> {
+    Some(match button {
+        Button::DPadLeft => Action::Left,
+        Button::DPadRight => Action::Right,
+        Button::DPadUp => Action::Up,
+        Button::DPadDown => Action::Down,
+        Button::South => Action::Jump,
+        _ => return None,
+    })
+}
+
+/// A gamepad happening in platform-free terms: what [`PadTracker`] consumes. `pad` is gilrs'
+/// gamepad id as a number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PadEvent {
+    /// Pad `pad` appeared.
+    Connected {
+        /// Pad id.
+        pad: usize,
+    },
+    /// Pad `pad` went away.
+    Disconnected {
+        /// Pad id.
+        pad: usize,
+    },
+    /// A bound button went down (`down`) or up on pad `pad`.
+    Button {
+        /// Pad id.
+        pad: usize,
+        /// The bound action.
+        action: Action,
+        /// Pressed (true) or released.
+        down: bool,
+    },
+    /// Left-stick x of pad `pad`, raw in [-1, 1].
+    StickX {
+        /// Pad id.
+        pad: usize,
+        /// Raw axis value.
+        x: f32,
+    },
+}
+
+/// Which pads are connected and which actions each holds; turns [`PadEvent`]s into
+/// [`InputEvent`]s. Pure: unit-tested without gilrs.
+#[derive(Clone, Debug, Default)]
+pub struct PadTracker {
+    /// Connected pads and the actions each holds (bit `Action::index`).
+    pads: Vec<(usize, u8)>,
+}
+
+impl PadTracker {
+    /// How many pads hold `action` now.
+    fn holders(&self, action: Action) -> usize {
+        let bit = 1u8 << action.index();
+        self.pads.iter().filter(|(_, held)| held & bit != 0).count()
+    }
+
+    /// Number of connected pads.
+    pub fn connected(&self) -> usize {
+        self.pads.len()
+    }
+
+    /// Translate one pad event.
+    pub fn handle(&mut self, ev: PadEvent, out: &mut impl FnMut(InputEvent)) {
+        match ev {
+            PadEvent::Connected { pad } => {
+                if !self.pads.iter().any(|(p, _)| *p == pad) {
+                    self.pads.push((pad, 0));
+                }
+                out(InputEvent::PadConnected);
+            }
+            PadEvent::Disconnected { pad } => {
+                let Some(i) = self.pads.iter().position(|(p, _)| *p == pad) else {
+                    return;
+                };
+                let (_, held) = self.pads.swap_remove(i);
+                if self.pads.is_empty() {
+                    // The latch releases everything the pad source held.
+                    out(InputEvent::PadDisconnected);
+                    return;
+                }
+                for a in Action::ALL {
+                    if held & (1 << a.index()) != 0 && self.holders(a) == 0 {
+                        out(InputEvent::Release(Source::Pad, a));
+                    }
+                }
+            }
+            PadEvent::Button { pad, action, down } => {
+                let bit = 1u8 << action.index();
+                let before = self.holders(action);
+                let Some(entry) = self.pads.iter_mut().find(|(p, _)| *p == pad) else {
+                    // A button from a pad we never saw connect: announce it, then use it.
+                    self.handle(PadEvent::Connected { pad }, out);
+                    return self.handle(ev, out);
+                };
+                if down {
+                    entry.1 |= bit;
+                } else {
+                    entry.1 &= !bit;
+                }
+                let after = self.holders(action);
+                if before == 0 && after > 0 {
+                    out(InputEvent::Press(Source::Pad, action));
+                } else if before > 0 && after == 0 {
+                    out(InputEvent::Release(Source::Pad, action));
+                }
+            }
+            PadEvent::StickX { pad, x } => {
+                if !self.pads.iter().any(|(p, _)| *p == pad) {
+                    self.handle(PadEvent::Connected { pad }, out);
+                }
+                out(InputEvent::AxisX(x.clamp(-1.0, 1.0)));
+            }
+        }
+    }
+}
+
+/// The gamepads: gilrs, or nothing when gilrs could not start (then no pad ever appears).
+pub struct Pads {
+    /// gilrs context; `None` when initialisation failed.
+    gilrs: Option<Gilrs>,
+    /// Pads already connected at start, announced on the first poll.
+    initial: Vec<usize>,
+    /// Held-state bookkeeping.
+    tracker: PadTracker,
+}
+
+impl std::fmt::Debug for Pads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pads")
+            .field("available", &self.gilrs.is_some())
+            .field("connected", &self.tracker.connected())
+            .finish()
+    }
+}
+
+impl Pads {
+    /// Start gilrs. A failure (no udev, unsupported platform) is logged as a warning and the
+    /// game runs without pads; this never panics.
+    pub fn new() -> Self {
+        let gilrs = match GilrsBuilder::new().with_default_filters(false).build() {
+            Ok(g) => Some(g),
+            Err(gilrs::Error::NotImplemented(_)) => {
+                log::warn!("gamepads: not supported on this platform; running without pads");
+                None
+            }
+            Err(e) => {
+                log::warn!("gamepads: gilrs failed to start ({e}); running without pads");
+                None
+            }
+        };
+        let initial = gilrs
+            .as_ref()
+            .map(|g| {
+                g.gamepads()
+                    .map(|(id, pad)| {
+                        log::info!("gamepad {id}: {}", pad.name());
+                        usize::from(id)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self { gilrs, initial, tracker: PadTracker::default() }
+    }
+
+    /// A `Pads` that never reports anything (tests, or `--no-pads`).
+    pub fn disabled() -> Self {
+        Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default() }
+    }
+
+    /// Number of pads connected now.
+    pub fn connected(&self) -> usize {
+        self.tracker.connected()
+    }
+
+    /// Drain gilrs' pending events, emitting the [`InputEvent`]s they make in order. A pad
+    /// plugged in while playing arrives as `Connected` and works from then on.
+    pub fn poll(&mut self, out: &mut impl FnMut(InputEvent)) {
+        for pad in self.initial.drain(..) {
+            self.tracker.handle(PadEvent::Connected { pad }, out);
+        }
+        let Some(gilrs) = self.gilrs.as_mut() else {
+            return;
+        };
+        use gilrs::ev::filter::{Filter, axis_dpad_to_button};
+        while let Some(raw) = gilrs.next_event() {
+            let Some(ev) = Some(raw).filter_ev(&axis_dpad_to_button, gilrs) else {
+                continue;
+            };
+            let pad = usize::from(ev.id);
+            let pe = match ev.event {
+                EventType::Connected => {
+                    log::info!("gamepad {} connected: {}", ev.id, gilrs.gamepad(ev.id).name());
+                    PadEvent::Connected { pad }
+                }
+                EventType::Disconnected => {
+                    log::info!("gamepad {} disconnected", ev.id);
+                    PadEvent::Disconnected { pad }
+                }
+                EventType::ButtonPressed(b, _) => match action_for(b) {
+                    Some(action) => PadEvent::Button { pad, action, down: true },
+                    None => continue,
+                },
+                EventType::ButtonReleased(b, _) => match action_for(b) {
+                    Some(action) => PadEvent::Button { pad, action, down: false },
+                    None => continue,
+                },
+                EventType::AxisChanged(Axis::LeftStickX, x, _) => PadEvent::StickX { pad, x },
+                _ => continue,
+            };
+            self.tracker.handle(pe, out);
+        }
+    }
+}
+
+impl Default for Pads {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use InputEvent::*;
+    use Source::Pad as P;
+
+    fn feed(t: &mut PadTracker, ev: PadEvent) -> Vec<InputEvent> {
+        let mut v = Vec::new();
+        t.handle(ev, &mut |e| v.push(e));
+        v
+    }
+
+    #[test]
+    fn bindings() {
+        assert_eq!(action_for(Button::DPadLeft), Some(Action::Left));
+        assert_eq!(action_for(Button::DPadRight), Some(Action::Right));
+        assert_eq!(action_for(Button::DPadUp), Some(Action::Up));
+        assert_eq!(action_for(Button::DPadDown), Some(Action::Down));
+        assert_eq!(action_for(Button::South), Some(Action::Jump));
+        assert_eq!(action_for(Button::Start), None);
+    }
+
+    #[test]
+    fn press_release_and_disconnect() {
+        let mut t = PadTracker::default();
+        assert_eq!(feed(&mut t, PadEvent::Connected { pad: 0 }), vec![PadConnected]);
+        let down = PadEvent::Button { pad: 0, action: Action::Jump, down: true };
+        assert_eq!(feed(&mut t, down), vec![Press(P, Action::Jump)]);
+        let up = PadEvent::Button { pad: 0, action: Action::Jump, down: false };
+        assert_eq!(feed(&mut t, up), vec![Release(P, Action::Jump)]);
+        assert_eq!(feed(&mut t, PadEvent::StickX { pad: 0, x: 0.5 }), vec![AxisX(0.5)]);
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 0 }), vec![PadDisconnected]);
+        assert_eq!(t.connected(), 0);
+    }
+
+    #[test]
+    fn two_pads_share_an_action() {
+        let mut t = PadTracker::default();
+        feed(&mut t, PadEvent::Connected { pad: 0 });
+        feed(&mut t, PadEvent::Connected { pad: 1 });
+        let l = |pad, down| PadEvent::Button { pad, action: Action::Left, down };
+        assert_eq!(feed(&mut t, l(0, true)), vec![Press(P, Action::Left)]);
+        assert_eq!(feed(&mut t, l(1, true)), vec![]);
+        assert_eq!(feed(&mut t, l(0, false)), vec![]);
+        // Pad 1 leaves while holding Left: released, but pad 0 is still connected.
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 1 }), vec![Release(P, Action::Left)]);
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 0 }), vec![PadDisconnected]);
+    }
+
+    #[test]
+    fn unknown_pad_is_adopted() {
+        let mut t = PadTracker::default();
+        let down = PadEvent::Button { pad: 3, action: Action::Right, down: true };
+        assert_eq!(feed(&mut t, down), vec![PadConnected, Press(P, Action::Right)]);
+        assert_eq!(t.connected(), 1);
+    }
+
+    #[test]
+    fn disabled_pads_report_nothing() {
+        let mut p = Pads::disabled();
+        let mut n = 0;
+        p.poll(&mut |_| n += 1);
+        assert_eq!(n, 0);
+    }
+}

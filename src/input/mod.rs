@@ -1,0 +1,91 @@
+//! Input: edge events with their arrival time, latched into per-tick input for the fixed tick.
+//!
+//! Clock: events are stamped on the event-loop clock (nanoseconds since the loop started,
+//! monotonic); [`latch::Latch`] hands them to the fixed tick that owns their time.
+//! `keyboard` and `gamepad` turn winit keys / gilrs events into [`InputEvent`]s; the latch
+//! itself is platform-free.
+
+pub mod gamepad;
+pub mod keyboard;
+pub mod latch;
+
+/// A game action a key or button can be bound to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Run left.
+    Left,
+    /// Run right.
+    Right,
+    /// Up (also a jump key on the keyboard, bound by `keyboard`).
+    Up,
+    /// Down (Down + Jump drops through a one-way platform).
+    Down,
+    /// Jump.
+    Jump,
+}
+
+impl Action {
+    /// All actions, in index order.
+    pub const ALL: [Action; 5] = [Action::Left, Action::Right, Action::Up, Action::Down, Action::Jump];
+
+    /// Dense index 0..5, for per-action arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Parse the lab's action names: `left` `right` `up` `down` `jump`.
+    pub fn from_name(name: &str) -> Option<Action> {
+        Some(match name {
+            "left" => Action::Left,
+            "right" => Action::Right,
+            "up" => Action::Up,
+            "down" => Action::Down,
+            "jump" => Action::Jump,
+            _ => return None,
+        })
+    }
+
+    /// The lab's name of this action.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Left => "left",
+            Action::Right => "right",
+            Action::Up => "up",
+            Action::Down => "down",
+            Action::Jump => "jump",
+        }
+    }
+}
+
+/// Which device an edge came from. Each source holds its own buttons, so releasing a key does
+/// not release the same action held on the pad, and a pad disconnect releases only the pad.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The keyboard (winit).
+    Keyboard,
+    /// The gamepad (gilrs).
+    Pad,
+}
+
+/// One input edge, as it arrived. Times are carried beside it (see [`latch::Latch`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InputEvent {
+    /// A button went down. A press of a button already held is nothing.
+    Press(Source, Action),
+    /// A button went up.
+    Release(Source, Action),
+    /// Operating-system auto-repeat of a held key (winit `KeyEvent.repeat`): never starts anything.
+    Repeat(Source, Action),
+    /// A synthetic press, as winit reports for keys already down when focus returns: ignored.
+    SyntheticPress(Source, Action),
+    /// The window lost focus: everything held (keys, pad buttons, stick) is released.
+    FocusLost,
+    /// The window gained focus: nothing is pressed by it.
+    FocusGained,
+    /// A gamepad appeared.
+    PadConnected,
+    /// The gamepad went away: what it held is released and the stick returns to 0.
+    PadDisconnected,
+    /// Left-stick x, raw in [-1, 1] before the dead zone. Ignored while no pad is connected.
+    AxisX(f32),
+}

@@ -1,0 +1,48 @@
+//! The timing lab (`ledge lab SCRIPT`): the real [`Loop`](crate::game_loop::Loop) on a scripted
+//! clock, reported as JSON. The script and report are a public contract: LAB.md.
+//!
+//! Clock: a scripted wall clock in integer nanoseconds replaces `Instant`; everything else —
+//! latch, stepper, simulation, interpolation, camera — is the game's own code.
+
+pub mod report;
+pub mod runner;
+pub mod script;
+
+pub use runner::{run_script, LabError, LabOptions};
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Entry point for `ledge lab SCRIPT [--json OUT] [--summary]`: read the script (`-` for
+/// standard input), run it, write the report (atomically when OUT is a file).
+///
+/// # Errors
+/// A one-line message naming the script, the line and the problem (exit status 2 in `main`).
+pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool) -> anyhow::Result<()> {
+    let (text, name, dir) = if script == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
+        (s, "<stdin>".to_string(), std::env::current_dir()?)
+    } else {
+        let p = Path::new(script);
+        let s = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("{script}: {e}"))?;
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        (s, script.to_string(), dir)
+    };
+    let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
+    let report = run_script(&text, &opts)?;
+    let out = report.to_json();
+    match json {
+        Some(path) => {
+            let tmp = path.with_extension("json.partial");
+            std::fs::write(&tmp, out.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
+            std::fs::rename(&tmp, path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(out.as_bytes())?;
+            stdout.write_all(b"\n")?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! Runs a parsed lab script against the real [`Loop`] on a scripted clock.
+//!
+//! Clock: scripted wall clock, integer nanoseconds (each `frame MS` is rounded to the nearest
+//! ns once; nothing accumulates in floating point).
+
+use super::report::*;
+use super::script::{parse, At, LevelSource, Script, ScriptEvent, Step};
+use crate::game_loop::{Loop, LoopConfig};
+use crate::input::{InputEvent, Source};
+use crate::level::{ascii::parse_ascii, tiled_map::load_tmx, Level};
+use crate::render::surface_state::SurfaceState;
+use crate::sim::Tuning;
+use glam::DVec2;
+use std::path::PathBuf;
+
+/// How to run a script.
+#[derive(Clone, Debug, Default)]
+pub struct LabOptions {
+    /// The script's name for messages (its path, or `<stdin>`).
+    pub script_name: String,
+    /// Folder relative `level` paths are tried from first.
+    pub script_dir: PathBuf,
+    /// Leave `frames` and `ticks` out of the report.
+    pub summary_only: bool,
+}
+
+/// A lab failure: one line naming the script, the line (when there is one) and the problem.
+#[derive(Debug, thiserror::Error)]
+#[error("{script}:{line}: {msg}")]
+pub struct LabError {
+    /// Script name.
+    pub script: String,
+    /// 1-based line, 0 when the problem is not on a line (e.g. a missing shipped asset).
+    pub line: usize,
+    /// The problem.
+    pub msg: String,
+}
+
+/// Milliseconds (as written in a script) to integer nanoseconds.
+pub fn ms_to_ns(ms: f64) -> u64 {
+    (ms * 1e6).round() as u64
+}
+
+fn ns_to_ms(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+fn to_input(ev: ScriptEvent) -> InputEvent {
+    use InputEvent as I;
+    use ScriptEvent as S;
+    match ev {
+        S::Press(a) => I::Press(Source::Keyboard, a),
+        S::Release(a) => I::Release(Source::Keyboard, a),
+        S::Repeat(a) => I::Repeat(Source::Keyboard, a),
+        S::SyntheticPress(a) => I::SyntheticPress(Source::Keyboard, a),
+        S::FocusLost => I::FocusLost,
+        S::FocusGained => I::FocusGained,
+        S::PadConnect => I::PadConnected,
+        S::PadDisconnect => I::PadDisconnected,
+        S::AxisX(v) => I::AxisX(v),
+    }
+}
+
+/// An event waiting for the frame whose interval contains its time.
+struct Pending {
+    t_ns: u64,
+    event: InputEvent,
+    line: usize,
+    /// `+MS` events must arrive by the next frame.
+    relative: bool,
+}
+
+/// Parse and run a script; return its report.
+///
+/// # Errors
+/// [`LabError`] for a malformed script, a bad override, a missing or malformed level, an event
+/// offset past its frame, or an `@MS` already in the past.
+pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
+    let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
+    let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
+    let mut lp = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
+    let hz = lp.config().tick_hz;
+
+    let mut frames = Vec::new();
+    let mut ticks = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut surface = SurfaceState::default();
+    let mut configures = 0u64;
+    let mut clock_ns = 0u64;
+    let mut tick_cost_ns = 0u64;
+    let mut last_steps = 0u32;
+    let mut frame_index = 0u64;
+    for (step, line) in &script.steps {
+        match *step {
+            Step::Event { event, at } => {
+                let (t_ns, relative) = match at {
+                    At::AfterFrame(ms) => (clock_ns + ms_to_ns(ms), true),
+                    At::Absolute(ms) => {
+                        let t = ms_to_ns(ms);
+                        if t < clock_ns {
+                            return Err(fail(
+                                *line,
+                                format!("@{ms} is already in the past (the clock is at {} ms)", ns_to_ms(clock_ns)),
+                            ));
+                        }
+                        (t, false)
+                    }
+                };
+                pending.push(Pending { t_ns, event: to_input(event), line: *line, relative });
+            }
+            Step::Frame { ms, count } => {
+                for _ in 0..count {
+                    let dt = ms_to_ns(ms).max(last_steps as u64 * tick_cost_ns);
+                    clock_ns += dt;
+                    if let Some(p) = pending.iter().find(|p| p.relative && p.t_ns > clock_ns) {
+                        return Err(fail(p.line, "event offset falls after the next frame".into()));
+                    }
+                    let mut due: Vec<&Pending> = pending.iter().filter(|p| p.t_ns <= clock_ns).collect();
+                    due.sort_by_key(|p| p.t_ns); // stable: same time keeps script order
+                    for p in due {
+                        lp.push_event(p.t_ns, p.event);
+                    }
+                    pending.retain(|p| p.t_ns > clock_ns);
+                    let f = lp.frame(clock_ns);
+                    last_steps = f.steps;
+                    if !opts.summary_only {
+                        let w = lp.world();
+                        let (drawn, cam) = (lp.drawn(), lp.camera().centre);
+                        frames.push(FrameReport {
+                            frame: frame_index,
+                            dt_ms: ns_to_ms(f.dt_ns),
+                            clamped: f.clamped,
+                            steps: f.steps,
+                            capped: f.capped,
+                            dropped_ms: f.dropped_ms,
+                            accumulator_ms: f.accumulator_ms,
+                            alpha: f.alpha,
+                            tick: f.tick,
+                            player: PlayerReport {
+                                x: w.player.pos.x,
+                                y: w.player.pos.y,
+                                vx: w.player.vel.x,
+                                vy: w.player.vel.y,
+                                on_ground: w.player.on_ground,
+                            },
+                            drawn: Point { x: drawn.x, y: drawn.y },
+                            camera: Point { x: cam.x, y: cam.y },
+                            events_consumed: f.events_consumed,
+                        });
+                        ticks.extend(lp.ticks_this_frame().iter().map(|t| TickReport {
+                            tick: t.tick,
+                            x: t.pos.x,
+                            y: t.pos.y,
+                            vx: t.vel.x,
+                            vy: t.vel.y,
+                            on_ground: t.on_ground,
+                            jump_started: t.jump_started,
+                            respawned: t.respawned,
+                        }));
+                    }
+                    frame_index += 1;
+                }
+            }
+            Step::Resize(w, h) => configures += surface.resize(w, h).is_some() as u64,
+            Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
+            Step::TickCost(ms) => tick_cost_ns = ms_to_ns(ms),
+        }
+    }
+
+    let t = *lp.totals();
+    let cfg = *lp.config();
+    Ok(Report {
+        config: ConfigReport { tick_hz: cfg.tick_hz, max_frame_ms: cfg.max_frame_ms, max_steps: cfg.max_steps },
+        frames: (!opts.summary_only).then_some(frames),
+        ticks: (!opts.summary_only).then_some(ticks),
+        summary: SummaryReport {
+            frames: t.frames,
+            ticks: t.ticks,
+            sim_ms: t.ticks as f64 * 1000.0 / hz as f64,
+            wall_ms: ns_to_ms(t.wall_ns),
+            dropped_ms: t.dropped_ms,
+            max_steps_in_frame: t.max_steps_in_frame,
+            clamp_events: t.clamp_events,
+            cap_hits: t.cap_hits,
+            jumps: t.jumps,
+            respawns: t.respawns,
+            surface_configures: configures,
+            state_hash: format!("{:016x}", lp.state_hash()),
+        },
+    })
+}
+
+/// Resolve the level, tuning and config of a script into a ready [`Loop`].
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String)> {
+    let assets = crate::assets::assets_dir().map_err(|e| (0, e.to_string()))?;
+    let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| (0, e.to_string()))?;
+    for (key, v, line) in &script.tuning {
+        tuning.set(key, *v).map_err(|e| (*line, e))?;
+    }
+    let mut config = LoopConfig::default();
+    for (key, v, line) in &script.config {
+        let whole = |v: f64| -> Result<u32, (usize, String)> {
+            if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
+                Ok(v as u32)
+            } else {
+                Err((*line, format!("config {key} must be a whole number, got {v}")))
+            }
+        };
+        match key.as_str() {
+            "tick_hz" => config.tick_hz = whole(*v)?,
+            "max_steps" => config.max_steps = whole(*v)?,
+            "max_frame_ms" => config.max_frame_ms = *v,
+            other => {
+                return Err((*line, format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps)")));
+            }
+        }
+        config.stepper().map_err(|e| (*line, format!("config {key}: {e}")))?;
+    }
+    let level: Level = match &script.level {
+        LevelSource::Default => load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| (0, e.to_string()))?,
+        LevelSource::Inline(rows, first) => parse_ascii(rows, *first).map_err(|e| match e {
+            crate::level::LevelError::Ascii { line, msg } => (line, msg),
+            other => (*first, other.to_string()),
+        })?,
+        LevelSource::File(path, line) => {
+            let p = PathBuf::from(path);
+            let candidates = if p.is_absolute() {
+                vec![p.clone()]
+            } else {
+                let root = assets.parent().map(PathBuf::from).unwrap_or_default();
+                vec![opts.script_dir.join(&p), root.join(&p)]
+            };
+            let Some(found) = candidates.iter().find(|c| c.is_file()) else {
+                return Err((*line, format!("level file not found: {path}")));
+            };
+            load_tmx(found).map_err(|e| (*line, e.to_string()))?
+        }
+    };
+    Loop::new(level, tuning, config).map_err(|e| (0, e))
+}

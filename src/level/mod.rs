@@ -1,0 +1,140 @@
+//! Levels: the tile grid, spawn, checkpoints and goal that the fixed tick collides against.
+//!
+//! Clock: none. A [`Level`] is immutable data loaded once (on the event-loop thread, before the
+//! first frame) and only read by the fixed tick and the render frame.
+//!
+//! Two sources make the same [`Level`]: Tiled maps (`.tmx` + `.tsx` + PNG atlas, see
+//! [`tiled_map`]) and the lab's inline ASCII maps (see [`ascii`]).
+
+pub mod ascii;
+pub mod tiled_map;
+
+use glam::DVec2;
+use std::path::PathBuf;
+
+/// Edge length of one tile, in pixels (ARCHITECTURE.md: 16x16 tiles).
+pub const TILE: f64 = 16.0;
+
+/// What a tile cell does to the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TileKind {
+    /// Nothing: the player passes through.
+    #[default]
+    Empty,
+    /// Solid from every side.
+    Solid,
+    /// One-way platform: solid from above only (its top edge), passable from below and the sides.
+    OneWay,
+    /// Touching it kills the player, who respawns at the last checkpoint.
+    Hazard,
+}
+
+/// An axis-aligned rectangle in level pixels (x right, y down), `pos` its top-left corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Top-left corner, pixels.
+    pub pos: DVec2,
+    /// Width and height, pixels (non-negative).
+    pub size: DVec2,
+}
+
+impl Rect {
+    /// A rectangle from its top-left corner and size, in pixels.
+    pub fn new(x: f64, y: f64, w: f64, h: f64) -> Self {
+        Self { pos: DVec2::new(x, y), size: DVec2::new(w, h) }
+    }
+
+    /// True when the two rectangles overlap with positive area (touching edges do not count).
+    pub fn overlaps(&self, other: &Rect) -> bool {
+        self.pos.x < other.pos.x + other.size.x
+            && other.pos.x < self.pos.x + self.size.x
+            && self.pos.y < other.pos.y + other.size.y
+            && other.pos.y < self.pos.y + self.size.y
+    }
+}
+
+/// One loaded level: a `width` x `height` grid of 16 px tiles plus its objects.
+///
+/// Outside the grid the left and right edges act as solid walls, the top is open and falling
+/// below the bottom edge kills the player (see `sim::collision`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// Human-readable name (the map's `name` property, else the file stem, else "inline map").
+    pub name: String,
+    /// Where the level came from, for error messages and recordings; `None` for inline maps.
+    pub source: Option<PathBuf>,
+    /// Width in tiles.
+    pub width: usize,
+    /// Height in tiles.
+    pub height: usize,
+    /// Collision kind of each cell, row-major (`y * width + x`), `width * height` entries.
+    pub kinds: Vec<TileKind>,
+    /// Atlas sprite index drawn in each cell (row-major like `kinds`), `None` for nothing drawn.
+    /// Indexes [`crate::render::atlas`]'s tile grid (16x16 cells, left to right, top to bottom).
+    pub gfx: Vec<Option<u32>>,
+    /// Player spawn: top-left of the player's hitbox, pixels.
+    pub spawn: DVec2,
+    /// Checkpoint trigger areas, pixels. Touching one moves the respawn point to its
+    /// `respawn` position.
+    pub checkpoints: Vec<Checkpoint>,
+    /// The goal area, pixels; touching it finishes the level. `None`: the level has no goal.
+    pub goal: Option<Rect>,
+}
+
+/// A checkpoint: an area that, once touched, becomes where the player respawns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Trigger area, pixels.
+    pub area: Rect,
+    /// Respawn position (top-left of the hitbox, pixels) once this checkpoint is reached.
+    pub respawn: DVec2,
+}
+
+impl Level {
+    /// Collision kind of cell (`tx`, `ty`) in tiles. Columns left of 0 or right of the last
+    /// column are [`TileKind::Solid`] (side walls); rows above 0 or below the last row are
+    /// [`TileKind::Empty`] (open sky, bottomless pit).
+    pub fn kind_at(&self, tx: i64, ty: i64) -> TileKind {
+        if tx < 0 || tx >= self.width as i64 {
+            return TileKind::Solid;
+        }
+        if ty < 0 || ty >= self.height as i64 {
+            return TileKind::Empty;
+        }
+        self.kinds[ty as usize * self.width + tx as usize]
+    }
+
+    /// Level size in pixels (width, height).
+    pub fn size_px(&self) -> DVec2 {
+        DVec2::new(self.width as f64 * TILE, self.height as f64 * TILE)
+    }
+}
+
+/// Errors loading a level. Each message names the file and the problem on one line.
+#[derive(Debug, thiserror::Error)]
+pub enum LevelError {
+    /// The file could not be read or parsed by the `tiled` crate.
+    #[error("{path}: {msg}")]
+    Load {
+        /// The map file.
+        path: PathBuf,
+        /// What went wrong.
+        msg: String,
+    },
+    /// The map parsed but breaks one of Ledge's rules (tile size, layers, properties, objects).
+    #[error("{path}: {msg}")]
+    Invalid {
+        /// The map file.
+        path: PathBuf,
+        /// What rule it breaks.
+        msg: String,
+    },
+    /// An inline ASCII map is malformed.
+    #[error("line {line}: {msg}")]
+    Ascii {
+        /// 1-based line number in the script holding the map.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+}

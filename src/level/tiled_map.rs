@@ -1,0 +1,462 @@
+//! Tiled maps (`.tmx`, via the `tiled` crate) turned into a [`Level`].
+//!
+//! Clock: none. Loaded once on the event-loop thread (or by the lab) before the first frame.
+//!
+//! What Ledge reads from a map (anything else is an error, never a panic):
+//!
+//! - an orthogonal, finite map of 16 x 16 px tiles;
+//! - a tile layer named `tiles`, drawn from one tileset laid out like the atlas
+//!   (`assets/tilesets/ledge.tsx`); each tile's string property `kind` is `solid`, `oneway`
+//!   or `hazard`, and a tile without `kind` is decoration (drawn, no collision). Other tile
+//!   layers are skipped with a warning;
+//! - an object layer named `objects` holding exactly one object of class (or type) `spawn`
+//!   (a point, or a rectangle or tile object whose bottom-centre is used: the player's feet
+//!   stand there), any number of `checkpoint` rectangles (the player respawns standing on the
+//!   rectangle's bottom edge, centred) and at most one `goal` rectangle. Tile objects (placed
+//!   with a tile from the tileset) count as their rectangle, and their tile is drawn in the
+//!   cell under the object's centre;
+//! - the map's string property `name`, if any (else the file stem).
+
+use super::{Checkpoint, Level, LevelError, Rect, TILE, TileKind};
+use crate::render::atlas;
+use glam::DVec2;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tiled::{LayerType, ObjectShape, Orientation, PropertyValue, TileLayer, TilesetLocation};
+
+/// Player hitbox size, pixels: 12 x 22, the same as `crate::sim::player::HITBOX` (not
+/// imported so that levels do not depend on the simulation).
+const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
+
+/// Largest map side Ledge accepts, tiles (a bad file must not make us allocate gigabytes).
+pub const MAX_SIDE: u32 = 4096;
+
+/// Name of the tile layer Ledge collides with and draws.
+pub const TILES_LAYER: &str = "tiles";
+
+/// Name of the object layer holding spawn, checkpoints and goal.
+pub const OBJECTS_LAYER: &str = "objects";
+
+/// Loads the Tiled map at `path` (its tilesets are found relative to it).
+///
+/// # Errors
+///
+/// [`LevelError::Load`] when the map or a tileset cannot be read or parsed;
+/// [`LevelError::Invalid`] when it breaks one of the rules in this module's docs (for example
+/// "tile size must be 16x16, got 32x32", "no tile layer named 'tiles'", "unknown tile kind
+/// 'lava' on tile 3", "tileset image '…' not found", "infinite maps are not supported", "no
+/// spawn object in layer 'objects'"). Every message is one line starting with the map's path.
+pub fn load_tmx(path: &Path) -> Result<Level, LevelError> {
+    let map = tiled::Loader::new().load_tmx_map(path).map_err(|e| LevelError::Load {
+        path: path.to_owned(),
+        msg: describe_tiled_error(path, &e),
+    })?;
+    let invalid = |msg: String| LevelError::Invalid { path: path.to_owned(), msg };
+    convert(path, &map).map_err(invalid)
+}
+
+/// A one-line description of a `tiled` error, without repeating the map's own path.
+fn describe_tiled_error(map_path: &Path, e: &tiled::Error) -> String {
+    let msg = match e {
+        tiled::Error::ResourceLoadingError { path, err } if path == map_path => {
+            format!("cannot read map: {err}")
+        }
+        tiled::Error::ResourceLoadingError { path, err } => {
+            format!("cannot read '{}': {err}", path.display())
+        }
+        other => format!("not a valid Tiled map: {other}"),
+    };
+    one_line(&msg)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Checks the map against Ledge's rules and builds the level; errors are messages without the
+/// path (the caller adds it).
+fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
+    if map.orientation != Orientation::Orthogonal {
+        let o = format!("{:?}", map.orientation).to_lowercase();
+        return Err(format!("orientation must be orthogonal, got {o}"));
+    }
+    if map.infinite() {
+        return Err("infinite maps are not supported".to_owned());
+    }
+    if (map.tile_width, map.tile_height) != (16, 16) {
+        return Err(format!(
+            "tile size must be 16x16, got {}x{}",
+            map.tile_width, map.tile_height
+        ));
+    }
+    if map.width == 0 || map.height == 0 || map.width > MAX_SIDE || map.height > MAX_SIDE {
+        return Err(format!(
+            "map size must be 1 to {MAX_SIDE} tiles a side, got {}x{}",
+            map.width, map.height
+        ));
+    }
+    check_tilesets(map)?;
+
+    let (width, height) = (map.width as usize, map.height as usize);
+    let mut kinds = vec![TileKind::Empty; width * height];
+    let mut gfx = vec![None; width * height];
+    read_tiles(map, width, height, &mut kinds, &mut gfx)?;
+    let objects = read_objects(map)?;
+    for (cell, id) in objects.drawn {
+        let (x, y) = cell;
+        if x < width && y < height && gfx[y * width + x].is_none() {
+            gfx[y * width + x] = Some(id);
+        }
+    }
+
+    let name = match map.properties.get("name") {
+        Some(PropertyValue::StringValue(s)) if !s.trim().is_empty() => s.clone(),
+        Some(PropertyValue::StringValue(_)) | None => path
+            .file_stem()
+            .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned()),
+        Some(_) => return Err("map property 'name' must be a string".to_owned()),
+    };
+
+    let level = Level {
+        name,
+        source: Some(path.to_owned()),
+        width,
+        height,
+        kinds,
+        gfx,
+        spawn: objects.spawn,
+        checkpoints: objects.checkpoints,
+        goal: objects.goal,
+    };
+    let size = level.size_px();
+    let inside = |p: DVec2| p.x >= 0.0 && p.x + HITBOX.x <= size.x && p.y + HITBOX.y <= size.y;
+    if !inside(level.spawn) {
+        return Err(format!(
+            "spawn at ({}, {}) puts the player outside the map",
+            level.spawn.x + HITBOX.x / 2.0,
+            level.spawn.y + HITBOX.y
+        ));
+    }
+    Ok(level)
+}
+
+/// Every tileset must have an image file that exists and the atlas's grid, so that a tile's
+/// local id is its atlas index.
+fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
+    for ts in map.tilesets() {
+        let name = tileset_name(&ts.source);
+        let Some(image) = &ts.image else {
+            return Err(format!("tileset {name} has no image (image collections are not supported)"));
+        };
+        if !image.source.is_file() {
+            return Err(format!(
+                "tileset image '{}' not found (from tileset {name})",
+                image.source.display()
+            ));
+        }
+        let grid = (ts.tile_width, ts.tile_height, ts.margin, ts.spacing, ts.columns);
+        let atlas_grid = (
+            atlas::TILE_PX,
+            atlas::TILE_PX,
+            atlas::CELL_PAD,
+            2 * atlas::CELL_PAD,
+            atlas::TILE_COLUMNS,
+        );
+        if grid != atlas_grid {
+            return Err(format!(
+                "tileset {name} must match the atlas grid (16x16 tiles, margin 1, spacing 2, {} \
+                 columns), got {}x{} tiles, margin {}, spacing {}, {} columns",
+                atlas::TILE_COLUMNS,
+                grid.0,
+                grid.1,
+                grid.2,
+                grid.3,
+                grid.4
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn tileset_name(source: &Path) -> String {
+    format!("'{}'", source.file_name().unwrap_or(source.as_os_str()).to_string_lossy())
+}
+
+/// The collision kind a tile declares with its `kind` property (`None`: decoration).
+fn tile_kind(tile: Option<tiled::Tile<'_>>, id: u32) -> Result<TileKind, String> {
+    let Some(value) = tile.as_ref().and_then(|t| t.properties.get("kind")) else {
+        return Ok(TileKind::Empty);
+    };
+    match value {
+        PropertyValue::StringValue(s) => match s.as_str() {
+            "solid" => Ok(TileKind::Solid),
+            "oneway" => Ok(TileKind::OneWay),
+            "hazard" => Ok(TileKind::Hazard),
+            other => Err(format!(
+                "unknown tile kind '{other}' on tile {id} (expected solid, oneway or hazard)"
+            )),
+        },
+        _ => Err(format!("tile {id}: property 'kind' must be a string")),
+    }
+}
+
+fn read_tiles(
+    map: &tiled::Map,
+    width: usize,
+    height: usize,
+    kinds: &mut [TileKind],
+    gfx: &mut [Option<u32>],
+) -> Result<(), String> {
+    let mut found = None;
+    for layer in map.layers() {
+        match (layer.name.as_str(), layer.layer_type()) {
+            (TILES_LAYER, LayerType::Tiles(tiles)) => {
+                if found.is_some() {
+                    return Err(format!("two layers named '{TILES_LAYER}'"));
+                }
+                found = Some(tiles);
+            }
+            (TILES_LAYER, _) => return Err(format!("layer '{TILES_LAYER}' must be a tile layer")),
+            (OBJECTS_LAYER, LayerType::Objects(_)) => {}
+            (name, _) => log::warn!(
+                "{}: layer '{name}' skipped (Ledge reads only '{TILES_LAYER}' and '{OBJECTS_LAYER}')",
+                map.source.display()
+            ),
+        }
+    }
+    let Some(layer) = found else {
+        return Err(format!("no tile layer named '{TILES_LAYER}'"));
+    };
+    let TileLayer::Finite(layer) = layer else {
+        return Err("infinite maps are not supported".to_owned());
+    };
+    if (layer.width() as usize, layer.height() as usize) != (width, height) {
+        return Err(format!(
+            "layer '{TILES_LAYER}' is {}x{} tiles but the map is {width}x{height}",
+            layer.width(),
+            layer.height()
+        ));
+    }
+
+    // tiled 0.16 indexes its cell vector without checking it holds width x height cells, so
+    // a layer whose data is too short panics inside `get_tile`: read the cells under
+    // catch_unwind and report that as bad data instead.
+    let cells = std::panic::catch_unwind(|| {
+        let mut cells = Vec::with_capacity(width * height);
+        for y in 0..height as i32 {
+            for x in 0..width as i32 {
+                cells.push(layer.get_tile(x, y).map(|t| {
+                    let flipped = t.flip_h || t.flip_v || t.flip_d;
+                    (t.tileset_index(), t.id(), flipped, t.get_tile())
+                }));
+            }
+        }
+        cells
+    })
+    .map_err(|_| {
+        format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data")
+    })?;
+
+    let mut tileset_used: Option<usize> = None;
+    let mut kind_of: HashMap<u32, TileKind> = HashMap::new();
+    let mut warned_flip = false;
+    for (i, cell) in cells.into_iter().enumerate() {
+        let Some((tileset, id, flipped, tile)) = cell else { continue };
+        let (x, y) = (i % width, i / width);
+        match tileset_used {
+            None => tileset_used = Some(tileset),
+            Some(first) if first != tileset => {
+                let names = [first, tileset]
+                    .map(|t| tileset_name(&map.tilesets()[t].source))
+                    .join(" and ");
+                return Err(format!(
+                    "layer '{TILES_LAYER}' uses two tilesets ({names}); Ledge draws tiles from one atlas"
+                ));
+            }
+            Some(_) => {}
+        }
+        if id >= atlas::TILE_COUNT {
+            return Err(format!(
+                "tile {id} at ({x}, {y}) is not in the atlas (tiles 0 to {})",
+                atlas::TILE_COUNT - 1
+            ));
+        }
+        if flipped && !warned_flip {
+            warned_flip = true;
+            log::warn!(
+                "{}: flipped or rotated tiles are drawn unflipped (first at ({x}, {y}))",
+                map.source.display()
+            );
+        }
+        let kind = match kind_of.get(&id) {
+            Some(k) => *k,
+            None => {
+                let k = tile_kind(tile, id)?;
+                kind_of.insert(id, k);
+                k
+            }
+        };
+        kinds[i] = kind;
+        gfx[i] = Some(id);
+    }
+    Ok(())
+}
+
+/// What the `objects` layer holds.
+struct Objects {
+    spawn: DVec2,
+    checkpoints: Vec<Checkpoint>,
+    goal: Option<Rect>,
+    /// Tiles of tile objects: (cell, atlas index).
+    drawn: Vec<((usize, usize), u32)>,
+}
+
+/// An object's area in pixels: rectangles as they are, tile objects moved up by their height
+/// (Tiled anchors them at their bottom-left), points as a zero-size rectangle.
+fn object_area(obj: &tiled::Object<'_>) -> Result<Rect, String> {
+    let (x, y) = (f64::from(obj.x), f64::from(obj.y));
+    match &obj.shape {
+        ObjectShape::Rect { width, height } => {
+            let (w, h) = (f64::from(*width), f64::from(*height));
+            if obj.tile_data().is_some() {
+                Ok(Rect::new(x, y - h, w, h))
+            } else {
+                Ok(Rect::new(x, y, w, h))
+            }
+        }
+        ObjectShape::Point(..) => Ok(Rect::new(x, y, 0.0, 0.0)),
+        other => {
+            let shape = format!("{other:?}");
+            let shape = shape.split([' ', '{', '(']).next().unwrap_or("").to_lowercase();
+            Err(format!("must be a rectangle or point, not a {shape}"))
+        }
+    }
+}
+
+fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
+    let mut layers = map.layers().filter(|l| l.name == OBJECTS_LAYER);
+    let layer = match (layers.next(), layers.next()) {
+        (None, _) => return Err(format!("no object layer named '{OBJECTS_LAYER}'")),
+        (Some(_), Some(_)) => return Err(format!("two layers named '{OBJECTS_LAYER}'")),
+        (Some(layer), None) => layer,
+    };
+    let LayerType::Objects(layer) = layer.layer_type() else {
+        return Err(format!("layer '{OBJECTS_LAYER}' must be an object layer"));
+    };
+
+    let mut spawn: Option<(DVec2, u32)> = None;
+    let mut checkpoints = Vec::new();
+    let mut goal: Option<(Rect, u32)> = None;
+    let mut drawn = Vec::new();
+    for obj in layer.objects() {
+        let id = obj.id();
+        let label = if obj.name.is_empty() {
+            format!("object {id}")
+        } else {
+            format!("object {id} ('{}')", obj.name)
+        };
+        let class = obj.user_type.as_str();
+        if obj.rotation != 0.0 {
+            return Err(format!("{label}: rotated objects are not supported"));
+        }
+        let area = object_area(&obj).map_err(|e| format!("{label} ({class}) {e}"))?;
+        if !(area.pos.is_finite() && area.size.is_finite()) {
+            return Err(format!("{label}: position is not a finite number"));
+        }
+        let bottom_centre = DVec2::new(area.pos.x + area.size.x / 2.0, area.pos.y + area.size.y);
+        let standing = bottom_centre - DVec2::new(HITBOX.x / 2.0, HITBOX.y);
+        let needs_area = |what: &str| {
+            if area.size.x > 0.0 && area.size.y > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("{label}: a {what} must be a rectangle with a size"))
+            }
+        };
+        match class {
+            "spawn" => {
+                if let Some((_, first)) = spawn {
+                    return Err(format!("two spawn objects (objects {first} and {id})"));
+                }
+                spawn = Some((standing, id));
+            }
+            "checkpoint" => {
+                needs_area("checkpoint")?;
+                checkpoints.push(Checkpoint { area, respawn: standing });
+            }
+            "goal" => {
+                needs_area("goal")?;
+                if let Some((_, first)) = goal {
+                    return Err(format!("two goal objects (objects {first} and {id})"));
+                }
+                goal = Some((area, id));
+            }
+            other => {
+                return Err(format!(
+                    "{label} has unknown class '{other}' (expected spawn, checkpoint or goal)"
+                ));
+            }
+        }
+        if let Some(tile) = obj.tile_data() {
+            if matches!(tile.tileset_location(), TilesetLocation::Map(_))
+                && tile.id() < atlas::TILE_COUNT
+            {
+                let centre = area.pos + area.size / 2.0;
+                if centre.x >= 0.0 && centre.y >= 0.0 {
+                    let cell = ((centre.x / TILE) as usize, (centre.y / TILE) as usize);
+                    drawn.push((cell, tile.id()));
+                }
+            }
+        }
+    }
+    let Some((spawn, _)) = spawn else {
+        return Err(format!("no spawn object in layer '{OBJECTS_LAYER}'"));
+    };
+    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn })
+}
+
+/// The path of a level shipped with the game, `assets/levels/NAME.tmx`, under `assets_dir`.
+pub fn level_path(assets_dir: &Path, name: &str) -> PathBuf {
+    assets_dir.join("levels").join(format!("{name}.tmx"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_path_is_under_levels() {
+        assert_eq!(
+            level_path(Path::new("/a/assets"), "level1"),
+            PathBuf::from("/a/assets/levels/level1.tmx")
+        );
+    }
+
+    #[test]
+    fn tiled_errors_become_one_line_without_repeating_the_map() {
+        let p = Path::new("/x/map.tmx");
+        let e = tiled::Error::ResourceLoadingError {
+            path: p.to_owned(),
+            err: Box::new(std::io::Error::new(std::io::ErrorKind::NotFound, "gone\nreally")),
+        };
+        assert_eq!(describe_tiled_error(p, &e), "cannot read map: gone really");
+        let e = tiled::Error::ResourceLoadingError {
+            path: PathBuf::from("/x/ts.tsx"),
+            err: Box::new(std::io::Error::new(std::io::ErrorKind::NotFound, "gone")),
+        };
+        assert_eq!(describe_tiled_error(p, &e), "cannot read '/x/ts.tsx': gone");
+    }
+
+    #[test]
+    fn kinds_come_from_the_kind_property() {
+        assert_eq!(tile_kind(None, 3), Ok(TileKind::Empty));
+    }
+
+    #[test]
+    fn the_first_level_loads() {
+        let path = level_path(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")), "level1");
+        let level = load_tmx(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(level.kinds.len(), level.width * level.height);
+        assert_eq!(level.gfx.len(), level.kinds.len());
+        assert!(level.goal.is_some());
+    }
+}

@@ -1,0 +1,102 @@
+//! The `ledge` command: play (default) or run the timing lab (`ledge lab SCRIPT`).
+//!
+//! Clock: none of its own; it parses flags and hands over to the event loop (`app`) or the lab.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Ledge: a 2D platformer whose jump is the same on every screen.
+#[derive(Parser, Debug)]
+#[command(name = "ledge", version, about)]
+struct Cli {
+    /// Present mode: `on` waits for the display (Fifo/Mailbox), `off` presents at once
+    /// (Immediate where supported) for uncapped testing.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    vsync: String,
+    /// Play this Tiled `.tmx` level instead of the first shipped level.
+    #[arg(long, value_name = "PATH")]
+    level: Option<PathBuf>,
+    /// Frame limiter, Hz: emulate a 30/60/144/240 Hz display where vsync does not pace (Xvfb).
+    #[arg(long, value_name = "HZ")]
+    fps_cap: Option<f64>,
+    /// Quit after this many seconds of wall time (scripted runs).
+    #[arg(long, value_name = "SECONDS")]
+    exit_after: Option<f64>,
+    /// Write the exit summary as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    stats: Option<PathBuf>,
+    /// Tuning file (default: assets/tuning.toml).
+    #[arg(long, value_name = "FILE")]
+    tuning: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the real loop headless on a scripted clock and report every frame and tick as JSON
+    /// (see LAB.md).
+    Lab {
+        /// The lab script, or `-` for standard input.
+        script: String,
+        /// Write the JSON report here instead of standard output.
+        #[arg(long, value_name = "OUT")]
+        json: Option<PathBuf>,
+        /// Leave out `frames` and `ticks` (long soak scripts).
+        #[arg(long)]
+        summary: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            if code == 2 {
+                // one line: clap's first line names the problem
+                let text = e.to_string();
+                eprintln!("{}", text.lines().next().unwrap_or("ledge: bad arguments"));
+                eprintln!("For more information, try '--help'.");
+            } else {
+                print!("{e}");
+            }
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Lab { script, json, summary }) => ledge::lab::run_cli(&script, json.as_deref(), summary),
+        None => {
+            if let Some(hz) = cli.fps_cap {
+                if !(hz.is_finite() && hz > 0.0) {
+                    eprintln!("ledge: --fps-cap must be a positive number of Hz, got {hz}");
+                    return ExitCode::from(2);
+                }
+            }
+            if let Some(s) = cli.exit_after {
+                if !(s.is_finite() && s >= 0.0) {
+                    eprintln!("ledge: --exit-after must be a non-negative number of seconds, got {s}");
+                    return ExitCode::from(2);
+                }
+            }
+            let opts = ledge::app::AppOptions {
+                vsync: cli.vsync == "on",
+                level: cli.level,
+                fps_cap: cli.fps_cap,
+                exit_after: cli.exit_after,
+                stats: cli.stats,
+                tuning: cli.tuning,
+            };
+            ledge::app::run(opts).map(|_| ())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Where each sprite lives in the atlas image: pure layout arithmetic, no GPU.
+//!
+//! Clock: none. Constants and functions of the index only; the render frame calls them to
+//! build sprite instances, the level loaders use the tile indices.
+//!
+//! The atlas (`assets/sprites/atlas.png`) and its Tiled tileset (`assets/tilesets/ledge.tsx`)
+//! are written by `scripts/make-atlas.py`; this file must agree with that script (the tests
+//! below check the PNG's size and the tileset's grid and tile kinds).
+//!
+//! Layout, in atlas pixels:
+//!
+//! - every cell carries a 1 px border repeating its edge pixels outward ([`CELL_PAD`]), so
+//!   sampling at fractional positions never bleeds a neighbour in;
+//! - tiles: 16 x 16 px cells, [`TILE_COLUMNS`] x [`TILE_ROWS`], stride [`TILE_STRIDE`]; tile
+//!   `i` is the Tiled local tile id `i` (Tiled margin 1, spacing 2);
+//! - player: 16 x 24 px frames in one row below the tiles, stride 18 x 26 px.
+
+use crate::render::view::PlayerPose;
+use glam::UVec2;
+
+/// The atlas image, relative to the assets folder (see [`crate::assets::assets_dir`]).
+pub const ATLAS_PATH: &str = "sprites/atlas.png";
+
+/// The Tiled tileset over the atlas's tile rows, relative to the assets folder.
+pub const TILESET_PATH: &str = "tilesets/ledge.tsx";
+
+/// Size of the whole atlas image, pixels (width, height).
+pub const ATLAS_SIZE: UVec2 = UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
+
+/// Extruded border around every cell, pixels (edge pixels repeated outward).
+pub const CELL_PAD: u32 = 1;
+
+/// Edge length of one tile cell, pixels (the level's 16 px grid).
+pub const TILE_PX: u32 = 16;
+
+/// Distance from one tile cell to the next, pixels: the tile plus its border on both sides.
+pub const TILE_STRIDE: u32 = TILE_PX + 2 * CELL_PAD;
+
+/// Tiles per atlas row (the tileset's `columns`).
+pub const TILE_COLUMNS: u32 = 8;
+
+/// Rows of tiles in the atlas.
+pub const TILE_ROWS: u32 = 3;
+
+/// Number of tiles: valid tile indices are `0..TILE_COUNT` (the tileset's `tilecount`).
+pub const TILE_COUNT: u32 = TILE_COLUMNS * TILE_ROWS;
+
+/// Size of one player frame, pixels (width, height). The 12 x 22 px hitbox is drawn
+/// bottom-centred in it.
+pub const PLAYER_SPRITE_SIZE: UVec2 = UVec2::new(16, 24);
+
+/// Distance from one player frame to the next, pixels (frame plus its border on both sides).
+pub const PLAYER_STRIDE: UVec2 = UVec2::new(
+    PLAYER_SPRITE_SIZE.x + 2 * CELL_PAD,
+    PLAYER_SPRITE_SIZE.y + 2 * CELL_PAD,
+);
+
+/// Top of the player row (its padding included), pixels: just below the tile rows.
+pub const PLAYER_ROW_Y: u32 = TILE_ROWS * TILE_STRIDE;
+
+/// Frames in the player's run cycle ([`PlayerPose::Run`] takes `0..RUN_FRAMES`).
+pub const RUN_FRAMES: u8 = 4;
+
+/// Player frames in the atlas: idle, run 0..4, jump, fall.
+pub const PLAYER_FRAMES: u32 = 3 + RUN_FRAMES as u32;
+
+// Tile indices (Tiled local tile ids, `Level::gfx` values). Keep in step with the `TILES`
+// table of scripts/make-atlas.py.
+
+/// Grass-topped soil, middle of a run (solid).
+pub const GROUND_TOP: u32 = 0;
+/// Grass-topped soil, left end of a run (solid).
+pub const GROUND_TOP_LEFT: u32 = 1;
+/// Grass-topped soil, right end of a run (solid).
+pub const GROUND_TOP_RIGHT: u32 = 2;
+/// Grass-topped soil, one tile wide (solid).
+pub const GROUND_TOP_SINGLE: u32 = 3;
+/// Soil under the surface (solid).
+pub const GROUND_FILL: u32 = 4;
+/// Soil with a finished left side (solid).
+pub const GROUND_FILL_LEFT: u32 = 5;
+/// Soil with a finished right side (solid).
+pub const GROUND_FILL_RIGHT: u32 = 6;
+/// Soil with a buried stone, a variant of [`GROUND_FILL`] (solid).
+pub const GROUND_FILL_ALT: u32 = 7;
+/// Stone bricks (solid).
+pub const BLOCK: u32 = 8;
+/// Wooden plank, left end (one-way).
+pub const ONEWAY_LEFT: u32 = 9;
+/// Wooden plank, only its top 5 px drawn (one-way).
+pub const ONEWAY: u32 = 10;
+/// Wooden plank, right end (one-way).
+pub const ONEWAY_RIGHT: u32 = 11;
+/// Two spikes pointing up in the lower 10 px (hazard).
+pub const HAZARD: u32 = 12;
+/// Checkpoint flag, not yet reached (drawn; no collision).
+pub const CHECKPOINT: u32 = 13;
+/// Checkpoint flag once reached (the renderer swaps it in for [`CHECKPOINT`]).
+pub const CHECKPOINT_LIT: u32 = 14;
+/// The goal portal (drawn; no collision).
+pub const GOAL: u32 = 15;
+/// Decoration: a bush standing on the tile's bottom edge.
+pub const BUSH: u32 = 16;
+/// Decoration: a grass tuft.
+pub const GRASS_TUFT: u32 = 17;
+/// Decoration: flowers.
+pub const FLOWERS: u32 = 18;
+/// Decoration: left half of a cloud.
+pub const CLOUD_LEFT: u32 = 19;
+/// Decoration: right half of a cloud.
+pub const CLOUD_RIGHT: u32 = 20;
+/// Decoration: a wooden sign pointing right.
+pub const SIGN: u32 = 21;
+/// Darker, deep soil (solid).
+pub const GROUND_DEEP: u32 = 22;
+/// Deep soil with a buried stone (solid).
+pub const GROUND_DEEP_ALT: u32 = 23;
+
+/// A rectangle of the atlas, pixels: the inner cell, without its extruded border.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AtlasRegion {
+    /// Left edge, pixels from the atlas's left.
+    pub x: u32,
+    /// Top edge, pixels from the atlas's top.
+    pub y: u32,
+    /// Width, pixels.
+    pub w: u32,
+    /// Height, pixels.
+    pub h: u32,
+}
+
+impl AtlasRegion {
+    /// True when the region lies entirely inside an atlas of `size` pixels.
+    pub fn fits_in(&self, size: UVec2) -> bool {
+        self.x + self.w <= size.x && self.y + self.h <= size.y
+    }
+}
+
+/// The 16 x 16 px cell of tile `index` (a Tiled local tile id, i.e. a `Level::gfx` value).
+///
+/// Grid arithmetic: column `index % TILE_COLUMNS`, row `index / TILE_COLUMNS`. Indices from
+/// [`TILE_COUNT`] on are not tiles: their regions fall on the player row or outside the
+/// atlas (the Tiled loader rejects such ids).
+pub fn tile_region(index: u32) -> AtlasRegion {
+    AtlasRegion {
+        x: CELL_PAD + TILE_STRIDE * (index % TILE_COLUMNS),
+        y: CELL_PAD + TILE_STRIDE * (index / TILE_COLUMNS),
+        w: TILE_PX,
+        h: TILE_PX,
+    }
+}
+
+/// Which player frame (0..[`PLAYER_FRAMES`]) draws `pose`: idle 0, run 1..=4, jump 5, fall 6.
+/// Run frames wrap modulo [`RUN_FRAMES`].
+pub fn player_frame(pose: PlayerPose) -> u32 {
+    match pose {
+        PlayerPose::Idle => 0,
+        PlayerPose::Run(frame) => 1 + u32::from(frame % RUN_FRAMES),
+        PlayerPose::Jump => 1 + u32::from(RUN_FRAMES),
+        PlayerPose::Fall => 2 + u32::from(RUN_FRAMES),
+    }
+}
+
+/// The 16 x 24 px frame that draws the player in `pose` (facing right; mirror for left).
+pub fn player_region(pose: PlayerPose) -> AtlasRegion {
+    AtlasRegion {
+        x: CELL_PAD + PLAYER_STRIDE.x * player_frame(pose),
+        y: PLAYER_ROW_Y + CELL_PAD,
+        w: PLAYER_SPRITE_SIZE.x,
+        h: PLAYER_SPRITE_SIZE.y,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::path::Path;
+
+    fn assets() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"))
+    }
+
+    fn all_poses() -> Vec<PlayerPose> {
+        let mut poses = vec![PlayerPose::Idle, PlayerPose::Jump, PlayerPose::Fall];
+        poses.extend((0..RUN_FRAMES).map(PlayerPose::Run));
+        poses
+    }
+
+    #[test]
+    fn every_tile_region_lies_inside_the_tile_rows() {
+        for i in 0..TILE_COUNT {
+            let r = tile_region(i);
+            assert!(r.fits_in(ATLAS_SIZE), "tile {i}: {r:?}");
+            assert!(r.y + r.h + CELL_PAD <= PLAYER_ROW_Y, "tile {i} overlaps the player row");
+        }
+    }
+
+    #[test]
+    fn tile_regions_match_tiled_margin_and_spacing() {
+        // Tiled: x = margin + col * (tilewidth + spacing), margin 1, spacing 2.
+        assert_eq!(tile_region(0), AtlasRegion { x: 1, y: 1, w: 16, h: 16 });
+        assert_eq!(tile_region(TILE_COLUMNS - 1).x, 1 + 18 * (TILE_COLUMNS - 1));
+        assert_eq!(tile_region(TILE_COLUMNS), AtlasRegion { x: 1, y: 19, w: 16, h: 16 });
+    }
+
+    #[test]
+    fn every_player_frame_lies_inside_the_atlas_and_frames_are_distinct() {
+        let mut seen = HashSet::new();
+        for pose in all_poses() {
+            let r = player_region(pose);
+            assert!(r.fits_in(ATLAS_SIZE), "{pose:?}: {r:?}");
+            assert!(r.y >= PLAYER_ROW_Y + CELL_PAD);
+            seen.insert(r);
+        }
+        assert_eq!(seen.len(), PLAYER_FRAMES as usize);
+        assert_eq!(player_region(PlayerPose::Run(5)), player_region(PlayerPose::Run(1)));
+    }
+
+    #[test]
+    fn atlas_png_on_disk_has_the_size_the_constants_say() {
+        let path = assets().join(ATLAS_PATH);
+        let (w, h, rgba) = crate::assets::load_png_rgba(&path).expect("atlas loads");
+        assert_eq!(UVec2::new(w, h), ATLAS_SIZE, "rerun scripts/make-atlas.py?");
+        assert_eq!(rgba.len(), (w * h * 4) as usize);
+        // The goal portal's frame is opaque; the spike tile's top rows are see-through.
+        let px = |x: u32, y: u32| rgba[((y * w + x) * 4 + 3) as usize];
+        let goal = tile_region(GOAL);
+        assert_eq!(px(goal.x + 8, goal.y + 15), 255);
+        let spikes = tile_region(HAZARD);
+        assert_eq!(px(spikes.x + 8, spikes.y), 0);
+        // The border repeats the edge: the pixel left of tile 0 equals its first column.
+        let at = |x: u32, y: u32| &rgba[((y * w + x) * 4) as usize..][..4];
+        assert_eq!(at(0, 5), at(1, 5));
+    }
+
+    #[test]
+    fn tileset_grid_and_kinds_match_the_constants() {
+        let ts = tiled::Loader::new()
+            .load_tsx_tileset(assets().join(TILESET_PATH))
+            .expect("tileset loads");
+        assert_eq!((ts.tile_width, ts.tile_height), (TILE_PX, TILE_PX));
+        assert_eq!((ts.margin, ts.spacing), (CELL_PAD, 2 * CELL_PAD));
+        assert_eq!((ts.columns, ts.tilecount), (TILE_COLUMNS, TILE_COUNT));
+        let image = ts.image.as_ref().expect("tileset has an image");
+        assert_eq!((image.width as u32, image.height as u32), (ATLAS_SIZE.x, ATLAS_SIZE.y));
+        let kind = |id: u32| {
+            ts.get_tile(id)
+                .and_then(|t| t.properties.get("kind").cloned())
+                .map(|v| match v {
+                    tiled::PropertyValue::StringValue(s) => s,
+                    other => format!("{other:?}"),
+                })
+        };
+        for id in [GROUND_TOP, GROUND_FILL, BLOCK, GROUND_DEEP, GROUND_DEEP_ALT] {
+            assert_eq!(kind(id).as_deref(), Some("solid"), "tile {id}");
+        }
+        for id in [ONEWAY_LEFT, ONEWAY, ONEWAY_RIGHT] {
+            assert_eq!(kind(id).as_deref(), Some("oneway"), "tile {id}");
+        }
+        assert_eq!(kind(HAZARD).as_deref(), Some("hazard"));
+        for id in [CHECKPOINT, CHECKPOINT_LIT, GOAL, BUSH, CLOUD_LEFT, SIGN] {
+            assert_eq!(kind(id), None, "tile {id} is decoration");
+        }
+    }
+}

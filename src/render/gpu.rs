@@ -1,0 +1,409 @@
+//! The one owner of the GPU: instance, adapter, device, queue and (for a window) the surface.
+//!
+//! Clock: created and resized on the event loop; [`Gpu::acquire`] and [`Gpu::present`] run
+//! once per render frame.
+//!
+//! Lifecycle (after the wgpu examples' `framework.rs`):
+//!
+//! 1. [`Gpu::new`] (window) or [`GpuContext::headless`] (off-screen, tests, `--shot`): pick an
+//!    adapter (any; the software fallback such as Mesa lavapipe if nothing else), open a device.
+//! 2. [`Gpu::resize`] on every window size change. Zero sizes are remembered, never configured
+//!    (wgpu 30 panics on a 0 x 0 configure); the next non-zero size configures
+//!    (see [`super::surface_state`]).
+//! 3. Each frame: [`Gpu::acquire`] → draw into [`SurfaceFrame::view`] → submit →
+//!    [`Gpu::present`]. Every [`wgpu::CurrentSurfaceTexture`] variant is handled on its own:
+//!    `Timeout`/`Occluded` skip the frame, `Outdated` reconfigures and retries once, `Lost`
+//!    recreates the surface, `Suboptimal` is drawn and presented then reconfigured,
+//!    `Validation` is logged and the frame skipped. Nothing a window manager can do panics.
+
+use super::surface_state::SurfaceState;
+use std::sync::Arc;
+use winit::window::Window;
+
+/// Why the GPU or the renderer could not start or read back.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// No adapter (GPU or software) is available on any backend.
+    #[error("no graphics adapter: {0}")]
+    NoAdapter(String),
+    /// The adapter refused to open a device.
+    #[error("cannot open graphics device: {0}")]
+    Device(#[from] wgpu::RequestDeviceError),
+    /// The window's surface could not be created.
+    #[error("cannot create window surface: {0}")]
+    Surface(#[from] wgpu::CreateSurfaceError),
+    /// The adapter cannot present to this window (no surface formats).
+    #[error("adapter {0} cannot present to this window")]
+    SurfaceUnsupported(String),
+    /// The sprite atlas could not be loaded.
+    #[error("sprite atlas: {0}")]
+    Atlas(String),
+    /// Reading an off-screen image back failed.
+    #[error("off-screen readback: {0}")]
+    Readback(String),
+}
+
+/// Pick the present mode. Pure, so the table is unit-tested.
+///
+/// - `vsync` off: `Immediate` (tears, lowest latency) if supported, else `Mailbox` (no tearing,
+///   newest frame wins), else `Fifo`.
+/// - `vsync` on: `Fifo`, which every surface supports (WebGPU / Vulkan guarantee).
+pub fn choose_present_mode(supported: &[wgpu::PresentMode], vsync: bool) -> wgpu::PresentMode {
+    use wgpu::PresentMode::{Fifo, Immediate, Mailbox};
+    if vsync {
+        return Fifo;
+    }
+    [Immediate, Mailbox].into_iter().find(|m| supported.contains(m)).unwrap_or(Fifo)
+}
+
+/// One line about the adapter for logs: name, backend, device type, driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterSummary {
+    /// Adapter name, e.g. "llvmpipe (LLVM 15.0.7, 256 bits)".
+    pub name: String,
+    /// Backend, e.g. "Vulkan".
+    pub backend: String,
+    /// Device type, e.g. "Cpu" or "DiscreteGpu".
+    pub device_type: String,
+    /// Driver and driver info, as the backend reports them.
+    pub driver: String,
+}
+
+impl std::fmt::Display for AdapterSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {}, {})", self.name, self.backend, self.device_type, self.driver)
+    }
+}
+
+impl AdapterSummary {
+    fn of(adapter: &wgpu::Adapter) -> Self {
+        let info = adapter.get_info();
+        Self {
+            name: info.name,
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+        }
+    }
+}
+
+/// Instance, adapter, device and queue: everything but a surface. Used on its own for
+/// off-screen rendering.
+#[derive(Debug)]
+pub struct GpuContext {
+    /// The wgpu instance (kept to recreate a lost surface).
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The device.
+    pub device: wgpu::Device,
+    /// The device's queue.
+    pub queue: wgpu::Queue,
+    /// The adapter, for logs.
+    pub info: AdapterSummary,
+}
+
+impl GpuContext {
+    /// A context with no window (off-screen rendering). Blocks (pollster) while the adapter and
+    /// device are requested.
+    ///
+    /// # Errors
+    /// [`RenderError::NoAdapter`] when no backend offers any adapter, [`RenderError::Device`]
+    /// when the adapter refuses a device.
+    pub fn headless() -> Result<Self, RenderError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        Self::with_instance(instance, None)
+    }
+
+    /// Pick an adapter able to present to `surface` (if given) and open a device on it. Tries
+    /// the default preference first, then the software fallback adapter (Mesa lavapipe,
+    /// WARP) so a machine without a GPU still runs.
+    fn with_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, RenderError> {
+        let request = |force_fallback_adapter| {
+            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::default(),
+                force_fallback_adapter,
+                compatible_surface: surface,
+                apply_limit_buckets: false,
+            }))
+        };
+        let adapter = match request(false) {
+            Ok(a) => a,
+            Err(first) => {
+                log::warn!("no hardware adapter ({first}); trying the software fallback");
+                request(true).map_err(|e| RenderError::NoAdapter(format!("{first}; {e}")))?
+            }
+        };
+        let info = AdapterSummary::of(&adapter);
+        log::info!("adapter: {info}");
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("ledge device"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_webgl2_defaults()
+                .using_resolution(adapter.limits()),
+            ..Default::default()
+        }))?;
+        // Uncaptured validation errors would otherwise panic inside wgpu; a bug in Ledge's
+        // GPU code shows in the log and in the golden-image tests instead.
+        device.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("wgpu: {e}")));
+        device.set_device_lost_callback(|reason, msg| {
+            log::error!("wgpu device lost ({reason:?}): {msg}");
+        });
+        Ok(Self { instance, adapter, device, queue, info })
+    }
+}
+
+/// A frame acquired from the surface: draw into `view`, submit, then [`Gpu::present`] it.
+#[derive(Debug)]
+pub struct SurfaceFrame {
+    /// The surface texture to present.
+    pub texture: wgpu::SurfaceTexture,
+    /// A view of it to render into.
+    pub view: wgpu::TextureView,
+    /// Its size, pixels.
+    pub size: (u32, u32),
+    /// Acquired `Suboptimal`: present it, then reconfigure.
+    suboptimal: bool,
+}
+
+/// What happened to acquires and presents so far, for logs and the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SurfaceStats {
+    /// Frames presented.
+    pub presented: u64,
+    /// Acquires that returned `Timeout` (frame skipped).
+    pub timeouts: u64,
+    /// Acquires that returned `Occluded` (frame skipped).
+    pub occluded: u64,
+    /// Acquires that returned `Outdated` (reconfigured).
+    pub outdated: u64,
+    /// Acquires that returned `Lost` (surface recreated).
+    pub lost: u64,
+    /// Acquires that returned `Suboptimal` (presented, then reconfigured).
+    pub suboptimal: u64,
+    /// Acquires that returned `Validation` (logged, frame skipped).
+    pub validation: u64,
+    /// Frames not drawn because the window had zero area.
+    pub zero_size: u64,
+}
+
+/// The GPU with a window surface. See the module docs for the lifecycle.
+#[derive(Debug)]
+pub struct Gpu {
+    /// Instance, adapter, device, queue.
+    pub ctx: GpuContext,
+    /// The window the surface presents to (kept alive as long as the surface).
+    window: Arc<Window>,
+    /// The surface.
+    surface: wgpu::Surface<'static>,
+    /// Configuration used at the last configure (width/height updated on resize).
+    config: wgpu::SurfaceConfiguration,
+    /// Size bookkeeping: when to configure.
+    state: SurfaceState,
+    /// Acquire/present counters.
+    stats: SurfaceStats,
+}
+
+impl Gpu {
+    /// Create the surface for `window`, pick an adapter that can present to it and configure
+    /// it at the window's current size (if non-zero). `vsync` picks the present mode through
+    /// [`choose_present_mode`]. Blocks (pollster) during adapter and device requests.
+    ///
+    /// # Errors
+    /// Surface creation, no adapter, no device, or an adapter that cannot present.
+    pub fn new(window: Arc<Window>, vsync: bool) -> Result<Self, RenderError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+            Box::new(window.clone()),
+        ));
+        let surface = instance.create_surface(window.clone())?;
+        let ctx = GpuContext::with_instance(instance, Some(&surface))?;
+        let caps = surface.get_capabilities(&ctx.adapter);
+        let Some(&first) = caps.formats.first() else {
+            return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
+        };
+        // An sRGB format so the shader's linear output is encoded for the display.
+        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(first);
+        let present_mode = choose_present_mode(&caps.present_modes, vsync);
+        log::info!(
+            "surface: format {format:?}, present mode {present_mode:?} (supported {:?}, vsync {vsync})",
+            caps.present_modes
+        );
+        let alpha_mode = caps.alpha_modes.first().copied().unwrap_or_default();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            width: 0,
+            height: 0,
+            desired_maximum_frame_latency: 2,
+            present_mode,
+            alpha_mode,
+            view_formats: vec![],
+        };
+        let mut gpu = Self {
+            ctx,
+            window,
+            surface,
+            config,
+            state: SurfaceState::default(),
+            stats: SurfaceStats::default(),
+        };
+        let size = gpu.window.inner_size();
+        gpu.resize(size.width, size.height);
+        Ok(gpu)
+    }
+
+    /// The window now has inner size `w` x `h` physical pixels. Configures only at a non-zero
+    /// size different from the current one; a zero size is remembered and drawing pauses.
+    pub fn resize(&mut self, w: u32, h: u32) {
+        if let Some((w, h)) = self.state.resize(w, h) {
+            self.configure(w, h);
+        }
+    }
+
+    /// Configure the surface at `w` x `h` (non-zero; [`SurfaceState`] guarantees it).
+    fn configure(&mut self, w: u32, h: u32) {
+        self.config.width = w;
+        self.config.height = h;
+        self.surface.configure(&self.ctx.device, &self.config);
+        log::debug!("surface configured at {w}x{h} (#{})", self.state.configures());
+    }
+
+    /// Configure again at the current size (after `Outdated`, `Lost`, `Suboptimal`).
+    fn reconfigure(&mut self) {
+        if let Some((w, h)) = self.state.reconfigure() {
+            self.configure(w, h);
+        }
+    }
+
+    /// The surface texture format (an sRGB format where the surface offers one).
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.config.format
+    }
+
+    /// The present mode in use.
+    pub fn present_mode(&self) -> wgpu::PresentMode {
+        self.config.present_mode
+    }
+
+    /// The configured surface size in pixels, if configured.
+    pub fn size(&self) -> Option<(u32, u32)> {
+        self.state.configured()
+    }
+
+    /// How many times the surface has been configured.
+    pub fn configures(&self) -> u64 {
+        self.state.configures()
+    }
+
+    /// Acquire/present counters.
+    pub fn stats(&self) -> SurfaceStats {
+        self.stats
+    }
+
+    /// Get the next frame to draw into, or `None` when this frame must be skipped (zero-size
+    /// window, `Timeout`, `Occluded`, `Validation`, or a reconfigure that did not help).
+    pub fn acquire(&mut self) -> Option<SurfaceFrame> {
+        if !self.state.drawable() {
+            self.stats.zero_size += 1;
+            return None;
+        }
+        // One retry after a reconfigure (Outdated) or a recreated surface (Lost).
+        for attempt in 0..2 {
+            use wgpu::CurrentSurfaceTexture as C;
+            let (texture, suboptimal) = match self.surface.get_current_texture() {
+                C::Success(t) => (t, false),
+                C::Suboptimal(t) => {
+                    self.stats.suboptimal += 1;
+                    (t, true)
+                }
+                C::Timeout => {
+                    self.stats.timeouts += 1;
+                    log::debug!("surface acquire timed out; skipping the frame");
+                    return None;
+                }
+                C::Occluded => {
+                    self.stats.occluded += 1;
+                    return None;
+                }
+                C::Outdated => {
+                    self.stats.outdated += 1;
+                    log::debug!("surface outdated; reconfiguring (attempt {attempt})");
+                    self.reconfigure();
+                    continue;
+                }
+                C::Lost => {
+                    self.stats.lost += 1;
+                    log::warn!("surface lost; recreating it (attempt {attempt})");
+                    if !self.recreate_surface() {
+                        return None;
+                    }
+                    continue;
+                }
+                C::Validation => {
+                    self.stats.validation += 1;
+                    log::error!("surface acquire raised a validation error; skipping the frame");
+                    return None;
+                }
+            };
+            let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("surface frame view"),
+                ..Default::default()
+            });
+            let size = (texture.texture.width(), texture.texture.height());
+            return Some(SurfaceFrame { texture, view, size, suboptimal });
+        }
+        None
+    }
+
+    /// Present a frame drawn and submitted since [`Gpu::acquire`]; a `Suboptimal` frame is
+    /// presented and then the surface reconfigured.
+    pub fn present(&mut self, frame: SurfaceFrame) {
+        let SurfaceFrame { texture, view, suboptimal, .. } = frame;
+        drop(view);
+        self.ctx.queue.present(texture);
+        self.stats.presented += 1;
+        if suboptimal {
+            self.reconfigure();
+        }
+    }
+
+    /// Make a new surface for the window after `Lost`, and configure it. Returns false (and
+    /// logs) when the surface cannot be recreated; the next frame tries again.
+    fn recreate_surface(&mut self) -> bool {
+        match self.ctx.instance.create_surface(self.window.clone()) {
+            Ok(surface) => {
+                self.surface = surface;
+                self.reconfigure();
+                true
+            }
+            Err(e) => {
+                log::error!("cannot recreate the lost surface: {e}");
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::PresentMode::{AutoVsync, Fifo, FifoRelaxed, Immediate, Mailbox};
+
+    #[test]
+    fn present_mode_table() {
+        assert_eq!(choose_present_mode(&[Fifo], false), Fifo);
+        assert_eq!(choose_present_mode(&[Fifo, Immediate], false), Immediate);
+        assert_eq!(choose_present_mode(&[Fifo, Mailbox], true), Fifo);
+        assert_eq!(choose_present_mode(&[Fifo, Mailbox], false), Mailbox);
+        assert_eq!(choose_present_mode(&[Fifo, Mailbox, Immediate], false), Immediate);
+        assert_eq!(choose_present_mode(&[Fifo, Mailbox, Immediate], true), Fifo);
+        assert_eq!(choose_present_mode(&[FifoRelaxed, Fifo], false), Fifo);
+        assert_eq!(choose_present_mode(&[], false), Fifo);
+        assert_ne!(choose_present_mode(&[AutoVsync, Fifo], true), AutoVsync);
+    }
+}

@@ -1,0 +1,49 @@
+//! What one render frame draws: a read-only snapshot built from the loop's interpolated state.
+//!
+//! Clock: render frame. Built after the frame's ticks, from `lerp(prev, curr, alpha)` positions
+//! and the camera that followed them; the renderer only reads it.
+
+use crate::level::Level;
+use glam::DVec2;
+
+/// The visible part of the world, in level pixels: 640 x 360 (Celeste's 320 x 180 view scaled by
+/// 2 for 16 px tiles instead of 8 px), drawn at an integer scale into the window.
+pub const VIEW_SIZE: DVec2 = DVec2::new(640.0, 360.0);
+
+/// Which player animation cell to draw. Discrete: never blended between ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PlayerPose {
+    /// Standing still on the ground.
+    #[default]
+    Idle,
+    /// Running on the ground; the payload is the frame 0..4 of the run cycle.
+    Run(u8),
+    /// Airborne and rising.
+    Jump,
+    /// Airborne and falling.
+    Fall,
+}
+
+/// How to draw the player this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerDraw {
+    /// Interpolated top-left of the hitbox, level pixels (not snapped).
+    pub pos: DVec2,
+    /// Hitbox size, pixels; the sprite is drawn bottom-centred on it.
+    pub hitbox: DVec2,
+    /// Facing left (sprite mirrored). Discrete: taken from the current tick, never blended.
+    pub facing_left: bool,
+    /// Animation cell. Discrete: taken from the current tick.
+    pub pose: PlayerPose,
+}
+
+/// Everything the renderer needs for one frame.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameView<'a> {
+    /// The level being played (tiles are drawn from its `gfx` grid).
+    pub level: &'a Level,
+    /// Camera centre in level pixels (the centre of [`VIEW_SIZE`]).
+    pub camera: DVec2,
+    /// The player.
+    pub player: PlayerDraw,
+}

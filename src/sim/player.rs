@@ -1,0 +1,200 @@
+//! One fixed tick of player movement: run, jump (coyote time, jump buffer, variable height,
+//! apex gravity), gravity, collision, hazards, checkpoints, goal.
+//!
+//! Clock: fixed tick. Integration is semi-implicit Euler, velocity then position (seed 003):
+//! the tick that consumes a jump sets `vy = −jump_speed`, then integrates like every tick,
+//! `vy += g·dt; y += vy·dt`. With `var_jump_time = 0`, `apex_gravity_mult = 1` and 700 px/s
+//! up against 2000 px/s², the rise is 116.667 px at 60 Hz (111.111 / 120.081 / 121.042 px at
+//! 30 / 144 / 240 Hz ticks) whatever the display rate.
+//!
+//! Feel follows Celeste's `Player.cs` (NormalUpdate): approach run speed with run_accel (x
+//! air_mult in the air), decelerate with run_decel, hold the rise at jump speed while jump is
+//! held for `var_jump_time`, half gravity near the apex while jump is held, coyote time, jump
+//! buffer, upward corner correction, and Down+Jump through one-way platforms.
+
+use super::collision::{corner_nudge, move_x, move_y};
+use super::tuning::{seconds_to_ticks, Tuning};
+use super::world::World;
+use crate::input::latch::TickInput;
+use crate::input::Action;
+use crate::level::{Level, Rect, TileKind, TILE};
+use glam::DVec2;
+
+/// The player's hitbox, pixels (width, height): Celeste's 8x11 at 8 px tiles is 16x22 at 16 px;
+/// Ledge narrows it to 12 px so 1-tile gaps between walls and ledge grabs feel fair. The
+/// sprite is 16x24, drawn bottom-centred on it.
+pub const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
+
+/// Hazard hitbox inside its 16 px tile, pixels: (left inset, top inset). Spikes are drawn in the
+/// lower part of the tile; the kill box starts 6 px down and 2 px in from each side, so grazing
+/// a spike tip is forgiven.
+const HAZARD_INSET: DVec2 = DVec2::new(2.0, 6.0);
+
+/// Ticks one-way platforms are ignored after Down+Jump: long enough to fall past the plank.
+const DROP_THROUGH_TICKS: u32 = 8;
+
+/// What happened in one tick, for reports and the loop (interpolation reset on respawn).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TickOutcome {
+    /// A jump started this tick.
+    pub jump_started: bool,
+    /// The player was placed somewhere new (death respawn or teleport): draw no in-between.
+    pub respawned: bool,
+    /// The player died this tick (hazard or fell out of the level).
+    pub died: bool,
+    /// The goal was touched this tick.
+    pub finished: bool,
+}
+
+fn approach(v: f64, target: f64, max_delta: f64) -> f64 {
+    if v < target { (v + max_delta).min(target) } else { (v - max_delta).max(target) }
+}
+
+/// Advance `world` by one fixed tick of `dt` seconds (1 / tick_hz).
+pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, tick_hz: u32) -> TickOutcome {
+    let dt = 1.0 / tick_hz as f64;
+    let mut out = TickOutcome::default();
+    world.tick += 1;
+    if world.level_complete {
+        return out;
+    }
+    let p = &mut world.player;
+
+    // Horizontal: approach run speed (Celeste: accel, decel, air multiplier).
+    let dir = input.move_x();
+    if dir != 0.0 {
+        p.facing_left = dir < 0.0;
+    }
+    let mult = if p.on_ground { 1.0 } else { tuning.air_mult };
+    let target = dir * tuning.run_speed;
+    let rate = if dir != 0.0 { tuning.run_accel } else { tuning.run_decel };
+    p.vel.x = approach(p.vel.x, target, rate * mult * dt);
+
+    // Jump: a press is buffered; it fires while grounded or within coyote time.
+    if input.pressed(Action::Jump) {
+        p.jump_buffer = seconds_to_ticks(tuning.jump_buffer_time, tick_hz).max(1);
+    }
+    let can_jump = p.on_ground || p.coyote > 0;
+    if p.jump_buffer > 0 && can_jump {
+        p.jump_buffer = 0;
+        if input.held(Action::Down) && p.on_ground && standing_on_oneway_only(level, p.pos) {
+            p.drop_through = DROP_THROUGH_TICKS;
+        } else {
+            p.vel.y = -tuning.jump_speed;
+            if dir != 0.0 {
+                p.vel.x += dir.signum() * tuning.jump_h_boost;
+            }
+            p.var_jump = seconds_to_ticks(tuning.var_jump_time, tick_hz);
+            out.jump_started = true;
+            world.jumps += 1;
+        }
+        p.coyote = 0;
+        p.on_ground = false;
+    }
+
+    // Gravity, halved near the apex while jump is held (Celeste HalfGravThreshold).
+    let jump_held = input.held(Action::Jump);
+    let g_mult = if p.vel.y.abs() < tuning.apex_threshold && jump_held { tuning.apex_gravity_mult } else { 1.0 };
+    p.vel.y = approach(p.vel.y, tuning.max_fall_speed, tuning.gravity * g_mult * dt);
+
+    // Variable jump: while held, the rise keeps at least jump speed (Celeste varJumpTimer).
+    if p.var_jump > 0 {
+        if jump_held {
+            p.vel.y = p.vel.y.min(-tuning.jump_speed);
+            p.var_jump -= 1;
+        } else {
+            p.var_jump = 0;
+        }
+    }
+
+    // Move x then y, each stopping at the first blocking tile edge.
+    let (nx, hit_x) = move_x(level, p.pos, HITBOX, p.vel.x * dt);
+    p.pos.x = nx;
+    if hit_x {
+        p.vel.x = 0.0;
+    }
+    let dy = p.vel.y * dt;
+    let ignore_oneway = p.drop_through > 0;
+    let (mut ny, mut hit_y) = move_y(level, p.pos, HITBOX, dy, ignore_oneway);
+    if hit_y && dy < 0.0 {
+        if let Some(shift) = corner_nudge(level, p.pos, HITBOX, dy, tuning.corner_correction, dir) {
+            p.pos.x += shift;
+            (ny, hit_y) = (p.pos.y + dy, false);
+        }
+    }
+    p.pos.y = ny;
+    p.on_ground = hit_y && dy > 0.0;
+    if hit_y {
+        if dy < 0.0 {
+            p.var_jump = 0;
+        }
+        p.vel.y = 0.0;
+    }
+    p.drop_through = p.drop_through.saturating_sub(1);
+
+    // Timers that count from this tick's result.
+    p.coyote = if p.on_ground {
+        seconds_to_ticks(tuning.coyote_time, tick_hz)
+    } else {
+        p.coyote.saturating_sub(1)
+    };
+    p.jump_buffer = p.jump_buffer.saturating_sub(1);
+    p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };
+
+    // Triggers: hazards and the pit kill, checkpoints move the respawn point, the goal finishes.
+    let hitbox = Rect { pos: p.pos, size: HITBOX };
+    if touches_hazard(level, &hitbox) || p.pos.y > level.size_px().y {
+        world.deaths += 1;
+        respawn(world, None);
+        out.died = true;
+        out.respawned = true;
+        return out;
+    }
+    for (i, cp) in level.checkpoints.iter().enumerate() {
+        if cp.area.overlaps(&hitbox) && world.checkpoint.is_none_or(|c| c != i) {
+            world.checkpoint = Some(i);
+            world.respawn_point = cp.respawn;
+        }
+    }
+    if level.goal.is_some_and(|g| g.overlaps(&hitbox)) {
+        world.level_complete = true;
+        out.finished = true;
+    }
+    out
+}
+
+/// Place the player at `at` (or the respawn point) with zero velocity, counting a respawn.
+pub fn respawn(world: &mut World, at: Option<DVec2>) {
+    let pos = at.unwrap_or(world.respawn_point);
+    let facing_left = world.player.facing_left;
+    world.player = super::world::Player { pos, facing_left, ..Default::default() };
+    world.respawns += 1;
+}
+
+fn standing_on_oneway_only(level: &Level, pos: DVec2) -> bool {
+    let feet_row = ((pos.y + HITBOX.y) / TILE).round() as i64;
+    let c0 = (pos.x / TILE).floor() as i64;
+    let c1 = ((pos.x + HITBOX.x) / TILE).ceil() as i64 - 1;
+    let kinds: Vec<TileKind> = (c0..=c1).map(|tx| level.kind_at(tx, feet_row)).collect();
+    kinds.contains(&TileKind::OneWay) && !kinds.contains(&TileKind::Solid)
+}
+
+fn touches_hazard(level: &Level, hitbox: &Rect) -> bool {
+    let c0 = (hitbox.pos.x / TILE).floor() as i64;
+    let c1 = ((hitbox.pos.x + hitbox.size.x) / TILE).ceil() as i64 - 1;
+    let r0 = (hitbox.pos.y / TILE).floor() as i64;
+    let r1 = ((hitbox.pos.y + hitbox.size.y) / TILE).ceil() as i64 - 1;
+    (c0..=c1).any(|tx| {
+        (r0..=r1).any(|ty| {
+            level.kind_at(tx, ty) == TileKind::Hazard && {
+                let kill = Rect::new(
+                    tx as f64 * TILE + HAZARD_INSET.x,
+                    ty as f64 * TILE + HAZARD_INSET.y,
+                    TILE - 2.0 * HAZARD_INSET.x,
+                    TILE - HAZARD_INSET.y,
+                );
+                kill.overlaps(hitbox)
+            }
+        })
+    })
+}

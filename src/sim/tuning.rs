@@ -1,0 +1,242 @@
+//! Movement tuning: every feel number, in pixels and seconds, loaded from `assets/tuning.toml`.
+//!
+//! Clock: none. Read once at start (and by the lab's `tuning KEY VALUE` overrides); the fixed
+//! tick only reads it.
+//!
+//! Defaults start from Celeste's published `Player.cs` constants (320x180 view, 8 px tiles)
+//! scaled x2 for Ledge's 16 px tiles and 640x360 view.
+
+use serde::Deserialize;
+use std::path::Path;
+
+/// All movement constants. Units: pixels, seconds (pixels/s, pixels/s²).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Tuning {
+    /// Downward acceleration, px/s². Celeste 900 x2 = 1800.
+    pub gravity: f64,
+    /// Upward speed set by the tick that consumes a jump, px/s. Celeste 105 x2 = 210.
+    pub jump_speed: f64,
+    /// Terminal fall speed, px/s. Celeste 160 x2 = 320.
+    pub max_fall_speed: f64,
+    /// Top run speed, px/s. Celeste 90 x2 = 180.
+    pub run_speed: f64,
+    /// Acceleration toward the run direction, px/s². Celeste 1000 x2 = 2000.
+    pub run_accel: f64,
+    /// Deceleration with no direction held, px/s². Celeste 400 x2 = 800.
+    pub run_decel: f64,
+    /// Multiplier on run_accel / run_decel in the air (air control). Celeste 0.65.
+    pub air_mult: f64,
+    /// Horizontal speed added in the held direction when a jump starts, px/s. Celeste 40 x2 = 80.
+    pub jump_h_boost: f64,
+    /// While jump stays held, the rise speed is held at jump_speed for this long, seconds
+    /// (variable jump height; 0 = off). Celeste 0.2 s.
+    pub var_jump_time: f64,
+    /// Gravity multiplier near the apex while jump is held (1 = off). Celeste 0.5.
+    pub apex_gravity_mult: f64,
+    /// |vy| below which the apex multiplier applies, px/s. Celeste 40 x2 = 80.
+    pub apex_threshold: f64,
+    /// A jump pressed this long after walking off a ledge still jumps, seconds. Celeste 0.1 s.
+    pub coyote_time: f64,
+    /// A jump pressed this long before landing fires on landing, seconds. Celeste 0.08 s.
+    pub jump_buffer_time: f64,
+    /// A rising jump that clips a ceiling corner by at most this many pixels slides around it.
+    /// Celeste 4 px (not scaled: it is a forgiveness margin, not a distance travelled).
+    pub corner_correction: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self {
+            gravity: 1800.0,
+            jump_speed: 210.0,
+            max_fall_speed: 320.0,
+            run_speed: 180.0,
+            run_accel: 2000.0,
+            run_decel: 800.0,
+            air_mult: 0.65,
+            jump_h_boost: 80.0,
+            var_jump_time: 0.2,
+            apex_gravity_mult: 0.5,
+            apex_threshold: 80.0,
+            coyote_time: 0.1,
+            jump_buffer_time: 0.08,
+            corner_correction: 4.0,
+        }
+    }
+}
+
+/// Errors reading a tuning file or an override. Messages are one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum TuningError {
+    /// The file could not be read.
+    #[error("{path}: {msg}")]
+    Read {
+        /// The tuning file.
+        path: String,
+        /// The I/O error.
+        msg: String,
+    },
+    /// The file is not valid TOML for [`Tuning`] (unknown key, wrong type).
+    #[error("{path}: {msg}")]
+    Parse {
+        /// The tuning file.
+        path: String,
+        /// The parser's message, on one line.
+        msg: String,
+    },
+    /// A value is out of its allowed range.
+    #[error("{path}: {msg}")]
+    Range {
+        /// The tuning file, or "override".
+        path: String,
+        /// Which key and why.
+        msg: String,
+    },
+}
+
+impl Tuning {
+    /// The key names, as in the TOML file and the lab's `tuning KEY VALUE`.
+    pub const KEYS: [&'static str; 14] = [
+        "gravity",
+        "jump_speed",
+        "max_fall_speed",
+        "run_speed",
+        "run_accel",
+        "run_decel",
+        "air_mult",
+        "jump_h_boost",
+        "var_jump_time",
+        "apex_gravity_mult",
+        "apex_threshold",
+        "coyote_time",
+        "jump_buffer_time",
+        "corner_correction",
+    ];
+
+    /// Load and validate a tuning file. Keys left out keep their defaults.
+    ///
+    /// # Errors
+    /// [`TuningError`] naming the file: unreadable, not TOML, unknown key, out of range.
+    pub fn load(path: &Path) -> Result<Tuning, TuningError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TuningError::Read { path: name.clone(), msg: e.to_string() })?;
+        let t: Tuning = toml::from_str(&text).map_err(|e| TuningError::Parse {
+            path: name.clone(),
+            msg: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+        })?;
+        t.validate().map_err(|msg| TuningError::Range { path: name, msg })?;
+        Ok(t)
+    }
+
+    /// A mutable reference to the value named `key`, or `None` for an unknown key.
+    pub fn field_mut(&mut self, key: &str) -> Option<&mut f64> {
+        Some(match key {
+            "gravity" => &mut self.gravity,
+            "jump_speed" => &mut self.jump_speed,
+            "max_fall_speed" => &mut self.max_fall_speed,
+            "run_speed" => &mut self.run_speed,
+            "run_accel" => &mut self.run_accel,
+            "run_decel" => &mut self.run_decel,
+            "air_mult" => &mut self.air_mult,
+            "jump_h_boost" => &mut self.jump_h_boost,
+            "var_jump_time" => &mut self.var_jump_time,
+            "apex_gravity_mult" => &mut self.apex_gravity_mult,
+            "apex_threshold" => &mut self.apex_threshold,
+            "coyote_time" => &mut self.coyote_time,
+            "jump_buffer_time" => &mut self.jump_buffer_time,
+            "corner_correction" => &mut self.corner_correction,
+            _ => return None,
+        })
+    }
+
+    /// Set one value by name and re-validate.
+    ///
+    /// # Errors
+    /// A one-line message: unknown key, or the value out of range.
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
+        let slot = self
+            .field_mut(key)
+            .ok_or_else(|| format!("unknown tuning key '{key}' (known: {})", Self::KEYS.join(", ")))?;
+        let old = *slot;
+        *slot = value;
+        if let Err(e) = self.validate() {
+            *self.field_mut(key).expect("key checked above") = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Check ranges: every value finite and non-negative; gravity, run_speed, max_fall_speed,
+    /// apex_gravity_mult and air_mult positive; corner_correction ≤ 8 px (half a tile).
+    ///
+    /// # Errors
+    /// A one-line message naming the first bad key.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut probe = self.clone();
+        for key in Self::KEYS {
+            let v = *probe.field_mut(key).expect("KEYS are fields");
+            if !v.is_finite() || v < 0.0 {
+                return Err(format!("{key} must be a finite number ≥ 0, got {v}"));
+            }
+        }
+        for (key, v) in [
+            ("gravity", self.gravity),
+            ("run_speed", self.run_speed),
+            ("max_fall_speed", self.max_fall_speed),
+            ("apex_gravity_mult", self.apex_gravity_mult),
+            ("air_mult", self.air_mult),
+        ] {
+            if v <= 0.0 {
+                return Err(format!("{key} must be > 0, got {v}"));
+            }
+        }
+        if self.corner_correction > 8.0 {
+            return Err(format!("corner_correction must be ≤ 8 px, got {}", self.corner_correction));
+        }
+        Ok(())
+    }
+}
+
+/// Convert a duration in seconds to whole ticks at `tick_hz`, rounding to nearest
+/// (0.1 s at 60 Hz = 6 ticks).
+pub fn seconds_to_ticks(seconds: f64, tick_hz: u32) -> u32 {
+    (seconds * tick_hz as f64).round() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_rejects_unknown_keys_and_bad_values_and_keeps_the_old_value() {
+        let mut t = Tuning::default();
+        assert!(t.set("gravty", 1.0).unwrap_err().contains("unknown tuning key 'gravty'"));
+        assert!(t.set("gravity", -5.0).is_err());
+        assert!(t.set("gravity", f64::NAN).is_err());
+        assert_eq!(t.gravity, 1800.0);
+        t.set("gravity", 2000.0).unwrap();
+        assert_eq!(t.gravity, 2000.0);
+    }
+
+    #[test]
+    fn shipped_tuning_file_parses_and_is_valid() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/tuning.toml");
+        Tuning::load(&path).unwrap();
+    }
+
+    #[test]
+    fn bad_toml_names_the_file_on_one_line() {
+        let dir = std::env::temp_dir().join(format!("ledge-tuning-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("t.toml");
+        std::fs::write(&p, "gravity = \"heavy\"\n").unwrap();
+        let e = Tuning::load(&p).unwrap_err().to_string();
+        assert!(e.starts_with(&p.display().to_string()) && !e.contains('\n'), "{e}");
+        std::fs::write(&p, "wobble = 3\n").unwrap();
+        assert!(Tuning::load(&p).is_err());
+        std::fs::write(&p, "gravity = -1\n").unwrap();
+        assert!(Tuning::load(&p).unwrap_err().to_string().contains("gravity"));
+    }
+}

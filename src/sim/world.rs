@@ -1,0 +1,82 @@
+//! The world state the fixed tick advances: the player and the level's progress.
+//!
+//! Clock: fixed tick. Plain data: `Clone`, `PartialEq`, hashed by [`World::state_hash`].
+
+use super::hash::StableHasher;
+use glam::DVec2;
+
+/// The player's authoritative state after a tick.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Player {
+    /// Top-left of the hitbox, pixels (x right, y down), exact sub-pixel position.
+    pub pos: DVec2,
+    /// Velocity, pixels per second.
+    pub vel: DVec2,
+    /// Standing on a solid tile or a one-way platform after this tick's move.
+    pub on_ground: bool,
+    /// Facing left (last horizontal intent). Discrete.
+    pub facing_left: bool,
+    /// Ticks of coyote time left: a jump is still allowed while > 0 after leaving the ground.
+    pub coyote: u32,
+    /// Ticks a buffered jump press stays wanted.
+    pub jump_buffer: u32,
+    /// Ticks of variable-jump sustain left (rise speed held while jump is held).
+    pub var_jump: u32,
+    /// Ticks during which one-way platforms are ignored after a drop-through.
+    pub drop_through: u32,
+    /// Ticks spent running on the ground, for the run animation (discrete, never blended).
+    pub run_ticks: u32,
+}
+
+/// Everything a tick reads and writes besides the level and the tuning.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct World {
+    /// Ticks run so far.
+    pub tick: u64,
+    /// The player.
+    pub player: Player,
+    /// Where the player respawns (spawn, then the last checkpoint reached), top-left, pixels.
+    pub respawn_point: DVec2,
+    /// Index of the last checkpoint reached, if any.
+    pub checkpoint: Option<usize>,
+    /// Jumps started.
+    pub jumps: u64,
+    /// Respawns (hazard deaths, falls and teleports).
+    pub respawns: u64,
+    /// Deaths (hazard or falling out of the level).
+    pub deaths: u64,
+    /// The goal was touched; the level is finished.
+    pub level_complete: bool,
+}
+
+impl World {
+    /// A fresh world with the player standing at `spawn` (top-left of the hitbox, pixels).
+    pub fn new(spawn: DVec2) -> Self {
+        World {
+            player: Player { pos: spawn, ..Default::default() },
+            respawn_point: spawn,
+            ..Default::default()
+        }
+    }
+
+    /// A stable hash of every field a tick reads (see [`StableHasher`]).
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StableHasher::default();
+        let p = &self.player;
+        h.u64(self.tick);
+        for v in [p.pos.x, p.pos.y, p.vel.x, p.vel.y, self.respawn_point.x, self.respawn_point.y] {
+            h.f64(v);
+        }
+        h.bool(p.on_ground);
+        h.bool(p.facing_left);
+        for v in [p.coyote, p.jump_buffer, p.var_jump, p.drop_through, p.run_ticks] {
+            h.u64(v as u64);
+        }
+        h.u64(self.checkpoint.map_or(u64::MAX, |c| c as u64));
+        h.u64(self.jumps);
+        h.u64(self.respawns);
+        h.u64(self.deaths);
+        h.bool(self.level_complete);
+        h.finish()
+    }
+}

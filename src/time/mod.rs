@@ -1,0 +1,8 @@
+//! Time: the fixed-step accumulator that turns frame deltas into ticks.
+//!
+//! Clock: runs on the event loop, once per render frame, in integer nanoseconds; it decides how
+//! many fixed ticks the frame runs and the interpolation alpha for what is drawn.
+
+pub mod stepper;
+
+pub use stepper::{FramePlan, Stepper, StepperConfig};

@@ -1,0 +1,298 @@
+//! The fixed-step accumulator: frame time clamp, catch-up cap, remainder, alpha.
+//!
+//! Clock: event loop, once per render frame. All arithmetic is in integers: the accumulator
+//! counts *tick-scaled nanoseconds* (nanoseconds x tick rate), so one tick is exactly
+//! [`UNITS_PER_TICK`] units for every integer rate and 1/60 s never rounds (seed 001: "never a
+//! running float"). Over any run with no clamp and no cap hit, ticks = floor(elapsed x rate).
+//!
+//! Policies (Gaffer, "Fix Your Timestep"; seeds 000, 001, 004):
+//! - a frame delta above `max_frame_ns` is clamped to it (default 250 ms) and the excess is
+//!   counted as dropped time (a debugger pause or a hitch never fast-forwards the game);
+//! - at most `max_steps` ticks run in one frame (default 8); when more are due, the newest whole
+//!   overdue ticks are dropped and counted, and the fraction of a tick is kept so alpha stays
+//!   continuous (seed 004's overrun policy: fall behind wall time rather than spiral);
+//! - alpha = remainder / step, always in [0, 1).
+
+/// Accumulator units in one tick: the accumulator counts nanoseconds x tick rate, so one tick
+/// (1e9 / rate ns) is exactly 1e9 units.
+pub const UNITS_PER_TICK: u64 = 1_000_000_000;
+
+/// Loop settings (LAB.md `config` keys).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepperConfig {
+    /// Fixed tick rate in Hz, an integer in 1..=1000 (default 60).
+    pub tick_hz: u32,
+    /// Longest frame delta taken as is, nanoseconds (default 250 ms, seed 001).
+    pub max_frame_ns: u64,
+    /// Most ticks run in one frame (default 8, seed 004); at least 1.
+    pub max_steps: u32,
+}
+
+impl Default for StepperConfig {
+    fn default() -> Self {
+        Self { tick_hz: 60, max_frame_ns: 250_000_000, max_steps: 8 }
+    }
+}
+
+impl StepperConfig {
+    /// Check the ranges: `tick_hz` in 1..=1000, `max_steps` ≥ 1, `max_frame_ns` ≥ 1.
+    ///
+    /// # Errors
+    /// A one-line description of the first value out of range.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=1000).contains(&self.tick_hz) {
+            return Err(format!("tick_hz must be an integer in 1..=1000, got {}", self.tick_hz));
+        }
+        if self.max_steps < 1 {
+            return Err("max_steps must be at least 1".into());
+        }
+        if self.max_frame_ns < 1 {
+            return Err("max_frame_ms must be positive".into());
+        }
+        Ok(())
+    }
+
+    /// Length of one tick in seconds (1 / tick_hz).
+    pub fn dt_seconds(&self) -> f64 {
+        1.0 / self.tick_hz as f64
+    }
+}
+
+/// What one frame does, decided by [`Stepper::advance`].
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct FramePlan {
+    /// The frame's raw delta, nanoseconds.
+    pub dt_ns: u64,
+    /// The delta after the clamp, nanoseconds.
+    pub dt_clamped_ns: u64,
+    /// True when the raw delta exceeded `max_frame_ns`.
+    pub clamped: bool,
+    /// Ticks to run this frame, 0..=max_steps.
+    pub steps: u32,
+    /// True when more ticks were due than `max_steps` and whole ticks were dropped.
+    pub capped: bool,
+    /// Accumulator before this frame's delta was added, units (see [`UNITS_PER_TICK`]).
+    pub acc_before: u64,
+    /// Wall time this frame never simulates (clamp excess + dropped ticks), units.
+    pub dropped_units: u64,
+}
+
+/// The fixed-step accumulator. One per loop; call [`Stepper::advance`] once per frame.
+#[derive(Clone, Debug)]
+pub struct Stepper {
+    config: StepperConfig,
+    /// Banked time, units (ns x tick_hz); always < UNITS_PER_TICK after `advance`.
+    acc: u64,
+    ticks: u64,
+    clamp_events: u64,
+    cap_hits: u64,
+    dropped_units: u64,
+}
+
+impl Stepper {
+    /// A stepper with an empty accumulator.
+    ///
+    /// # Panics
+    /// If `config` fails [`StepperConfig::validate`] (callers validate user input first).
+    pub fn new(config: StepperConfig) -> Self {
+        if let Err(e) = config.validate() {
+            panic!("invalid stepper config: {e}");
+        }
+        Self { config, acc: 0, ticks: 0, clamp_events: 0, cap_hits: 0, dropped_units: 0 }
+    }
+
+    /// The settings this stepper runs with.
+    pub fn config(&self) -> &StepperConfig {
+        &self.config
+    }
+
+    /// Add one frame's delta (nanoseconds) and decide how many ticks run. The accumulator is
+    /// debited for those ticks at once; the caller runs exactly `plan.steps` ticks.
+    pub fn advance(&mut self, dt_ns: u64) -> FramePlan {
+        let hz = self.config.tick_hz as u64;
+        let clamped = dt_ns > self.config.max_frame_ns;
+        let dt_clamped_ns = dt_ns.min(self.config.max_frame_ns);
+        let acc_before = self.acc;
+        let mut dropped_units = (dt_ns - dt_clamped_ns).saturating_mul(hz);
+        self.acc += dt_clamped_ns * hz;
+        let due = self.acc / UNITS_PER_TICK;
+        let steps = due.min(self.config.max_steps as u64);
+        let capped = due > steps;
+        self.acc -= steps * UNITS_PER_TICK;
+        if capped {
+            let overdue = self.acc / UNITS_PER_TICK;
+            self.acc -= overdue * UNITS_PER_TICK;
+            dropped_units += overdue * UNITS_PER_TICK;
+            self.cap_hits += 1;
+        }
+        if clamped {
+            self.clamp_events += 1;
+        }
+        self.ticks += steps;
+        self.dropped_units += dropped_units;
+        FramePlan {
+            dt_ns,
+            dt_clamped_ns,
+            clamped,
+            steps: steps as u32,
+            capped,
+            acc_before,
+            dropped_units,
+        }
+    }
+
+    /// Interpolation factor: remainder / step, in [0, 1).
+    pub fn alpha(&self) -> f64 {
+        self.acc as f64 / UNITS_PER_TICK as f64
+    }
+
+    /// Banked remainder, units (ns x tick_hz), < [`UNITS_PER_TICK`].
+    pub fn accumulator_units(&self) -> u64 {
+        self.acc
+    }
+
+    /// Banked remainder in milliseconds.
+    pub fn accumulator_ms(&self) -> f64 {
+        self.units_to_ms(self.acc)
+    }
+
+    /// Convert accumulator units to milliseconds at this stepper's rate.
+    pub fn units_to_ms(&self, units: u64) -> f64 {
+        units as f64 / self.config.tick_hz as f64 / 1e6
+    }
+
+    /// Ticks run so far.
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// Frames whose delta was clamped.
+    pub fn clamp_events(&self) -> u64 {
+        self.clamp_events
+    }
+
+    /// Frames that hit the catch-up cap.
+    pub fn cap_hits(&self) -> u64 {
+        self.cap_hits
+    }
+
+    /// Wall time never simulated so far (clamp excess + dropped ticks), units.
+    pub fn dropped_units(&self) -> u64 {
+        self.dropped_units
+    }
+}
+
+impl FramePlan {
+    /// Which of this frame's ticks (1-based; may exceed `steps`) owns an event that arrived
+    /// `offset_ns` after the previous frame: the tick whose span of banked time
+    /// [(i-1)·T, i·T) contains `acc_before + offset` (LAB.md "Which tick gets an event").
+    /// The offset is clamped to the clamped delta.
+    pub fn tick_for_offset(&self, offset_ns: u64, tick_hz: u32) -> u64 {
+        let o = offset_ns.min(self.dt_clamped_ns);
+        (self.acc_before + o * tick_hz as u64) / UNITS_PER_TICK + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: f64) -> u64 {
+        (v * 1e6).round() as u64
+    }
+
+    fn stepper(hz: u32) -> Stepper {
+        Stepper::new(StepperConfig { tick_hz: hz, ..Default::default() })
+    }
+
+    #[test]
+    fn thirty_fps_on_64hz_is_two_ticks_every_frame() {
+        let mut s = stepper(64);
+        for _ in 0..32 {
+            let p = s.advance(ms(31.25));
+            assert_eq!(p.steps, 2);
+            assert_eq!(s.alpha(), 0.0);
+            assert_eq!(s.accumulator_units(), 0);
+        }
+        assert_eq!(s.ticks(), 64);
+    }
+
+    #[test]
+    fn alpha_is_the_leftover_fraction() {
+        let mut s = stepper(64);
+        assert_eq!(s.advance(ms(15.625)).steps, 1);
+        assert_eq!(s.alpha(), 0.0);
+        assert_eq!(s.advance(ms(7.8125)).steps, 0);
+        assert_eq!(s.alpha(), 0.5);
+        assert_eq!(s.advance(ms(3.90625)).steps, 0);
+        assert_eq!(s.alpha(), 0.75);
+        assert_eq!(s.accumulator_ms(), 11.71875);
+    }
+
+    #[test]
+    fn five_second_frame_is_clamped_then_capped() {
+        let mut s = stepper(60);
+        let p = s.advance(ms(10.0));
+        assert_eq!((p.steps, p.clamped, p.capped), (0, false, false));
+        let p = s.advance(ms(5000.0));
+        assert!(p.clamped);
+        assert_eq!(p.steps, 8);
+        assert!(p.capped);
+        // 10 + 250 = 260 ms = 15.6 ticks: 8 run, 7 dropped, 0.6 kept.
+        assert!((s.alpha() - 0.6).abs() < 1e-9);
+        assert_eq!(s.clamp_events(), 1);
+        assert_eq!(s.cap_hits(), 1);
+        // dropped = 4750 ms of clamp + 7 ticks.
+        let dropped_ms = s.units_to_ms(s.dropped_units());
+        assert!((dropped_ms - (4750.0 + 7000.0 / 60.0)).abs() < 1e-6);
+        assert!((0.0..1.0).contains(&s.alpha()));
+    }
+
+    #[test]
+    fn integer_accumulator_never_drifts() {
+        // 30 ms at 100 Hz is exactly 3 ticks every time; 16.666667 ms frames at 60 Hz over a
+        // simulated day give floor(elapsed * 60) ticks.
+        let mut s = stepper(100);
+        for _ in 0..10_000 {
+            assert_eq!(s.advance(ms(30.0)).steps, 3);
+            assert_eq!(s.alpha(), 0.0);
+        }
+        let mut s = stepper(60);
+        let frame = 16_666_667u64;
+        let frames = 24 * 3600 * 60u64;
+        for _ in 0..frames {
+            s.advance(frame);
+        }
+        assert_eq!(s.ticks(), frame * frames * 60 / 1_000_000_000);
+    }
+
+    #[test]
+    fn ticks_over_a_second_do_not_depend_on_the_frame_pattern() {
+        let patterns: [&[f64]; 3] = [&[15.625], &[8.0, 40.0, 5.0, 30.0, 8.5, 8.5], &[1.0, 99.0]];
+        for pat in patterns {
+            let mut s = stepper(64);
+            let mut t = 0.0;
+            let mut i = 0;
+            while t < 1000.0 {
+                let d = pat[i % pat.len()].min(1000.0 - t);
+                s.advance(ms(d));
+                t += d;
+                i += 1;
+            }
+            assert_eq!(s.ticks(), 64, "pattern {pat:?}");
+        }
+    }
+
+    #[test]
+    fn event_offsets_map_to_the_tick_whose_span_contains_them() {
+        let mut s = stepper(64);
+        s.advance(ms(7.8125)); // half a tick banked
+        let p = s.advance(ms(31.25)); // two ticks run, half banked again
+        assert_eq!(p.steps, 2);
+        assert_eq!(p.tick_for_offset(0, 64), 1);
+        assert_eq!(p.tick_for_offset(ms(7.0), 64), 1);
+        assert_eq!(p.tick_for_offset(ms(7.8125), 64), 2);
+        assert_eq!(p.tick_for_offset(ms(23.4375), 64), 3); // lies in the leftover
+        assert_eq!(p.tick_for_offset(ms(1000.0), 64), 3); // clamped to the delta
+    }
+}

@@ -1,0 +1,193 @@
+//! The sprite renderer drawn off-screen (no window) on whatever adapter exists (Mesa lavapipe in
+//! CI), checked pixel by pixel against the atlas: sky where there is sky, the ground tile's
+//! texels where a ground tile is, the player's texels (mirrored when facing left) where the
+//! player is, dark bars around a letterboxed view, and crisp integer scaling.
+//!
+//! Clock: render frame (one frame per image).
+
+use glam::DVec2;
+use ledge::level::{Level, TileKind};
+use ledge::render::atlas::{self, AtlasRegion};
+use ledge::render::gpu::RenderError;
+use ledge::render::sprites::{LETTERBOX_SRGB, Offscreen, SKY_SRGB};
+use ledge::render::view::{FrameView, PlayerDraw, PlayerPose};
+
+/// 40 x 23 tiles; a row of ground at tile row 20 (y 320..336 px).
+fn test_level() -> Level {
+    let (w, h) = (40, 23);
+    let mut gfx = vec![None; w * h];
+    let mut kinds = vec![TileKind::Empty; w * h];
+    for x in 0..w {
+        gfx[20 * w + x] = Some(atlas::GROUND_TOP);
+        kinds[20 * w + x] = TileKind::Solid;
+    }
+    Level {
+        name: "offscreen test".into(),
+        source: None,
+        width: w,
+        height: h,
+        kinds,
+        gfx,
+        spawn: DVec2::new(200.0, 298.0),
+        checkpoints: vec![],
+        goal: None,
+    }
+}
+
+fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
+    FrameView {
+        level,
+        camera: DVec2::new(320.0, 180.0),
+        player: PlayerDraw {
+            pos: DVec2::new(200.0, 298.0),
+            hitbox: DVec2::new(12.0, 22.0),
+            facing_left,
+            pose: PlayerPose::Idle,
+        },
+    }
+}
+
+struct Image {
+    w: u32,
+    px: Vec<u8>,
+}
+
+impl Image {
+    fn at(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.w + x) * 4) as usize;
+        [self.px[i], self.px[i + 1], self.px[i + 2], self.px[i + 3]]
+    }
+}
+
+/// With `LEDGE_TEST_DUMP=DIR`, write the image as `DIR/NAME.png` for a person to look at.
+fn dump(name: &str, img: &Image) {
+    let Some(dir) = std::env::var_os("LEDGE_TEST_DUMP") else { return };
+    let path = std::path::Path::new(&dir).join(format!("{name}.png"));
+    let h = img.px.len() as u32 / 4 / img.w;
+    let file = std::fs::File::create(&path).expect("create dump");
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().and_then(|mut w| w.write_image_data(&img.px)).expect("write dump");
+    println!("wrote {}", path.display());
+}
+
+fn close(a: [u8; 4], b: [u8; 3]) -> bool {
+    (0..3).all(|i| a[i].abs_diff(b[i]) <= 2)
+}
+
+fn load_atlas() -> Image {
+    let dir = ledge::assets::assets_dir().expect("assets folder");
+    let (w, _h, px) = ledge::assets::load_png_rgba(&dir.join(atlas::ATLAS_PATH)).expect("atlas");
+    Image { w, px }
+}
+
+/// Renders, or returns `None` (after printing why) when the machine has no adapter at all.
+fn offscreen() -> Option<Offscreen> {
+    match Offscreen::new() {
+        Ok(o) => Some(o),
+        Err(RenderError::NoAdapter(why)) => {
+            println!("SKIP: no adapter ({why})");
+            None
+        }
+        Err(e) => panic!("off-screen renderer: {e}"),
+    }
+}
+
+/// Every opaque texel of `region` appears at `(x0, y0)` scaled by `scale` (mirrored if asked).
+fn assert_sprite(img: &Image, atlas: &Image, region: AtlasRegion, x0: u32, y0: u32, scale: u32, mirrored: bool) {
+    let mut opaque = 0;
+    for ty in 0..region.h {
+        for tx in 0..region.w {
+            let src = atlas.at(region.x + tx, region.y + ty);
+            if src[3] < 128 {
+                continue;
+            }
+            opaque += 1;
+            let dx = if mirrored { region.w - 1 - tx } else { tx };
+            for (sx, sy) in [(0, 0), (scale - 1, scale - 1)] {
+                let (px, py) = (x0 + dx * scale + sx, y0 + ty * scale + sy);
+                let got = img.at(px, py);
+                assert!(
+                    close(got, [src[0], src[1], src[2]]),
+                    "texel ({tx},{ty}) of {region:?} at window pixel ({px},{py}): got {got:?}, atlas {src:?}"
+                );
+            }
+        }
+    }
+    assert!(opaque > 20, "region {region:?} has almost no opaque texels");
+}
+
+#[test]
+fn sky_ground_and_player_at_scale_1() {
+    let Some(mut off) = offscreen() else { return };
+    println!("adapter: {}", off.ctx.info);
+    let level = test_level();
+    let atlas_img = load_atlas();
+    let img = Image { w: 640, px: off.render(&view(&level, false), 640, 360).expect("render") };
+    assert_eq!(img.px.len(), 640 * 360 * 4);
+    dump("scale1", &img);
+
+    // Sky above everything.
+    for (x, y) in [(5, 5), (320, 100), (600, 300)] {
+        assert!(close(img.at(x, y), SKY_SRGB), "sky at ({x},{y}): {:?}", img.at(x, y));
+    }
+    // The ground row (tile row 20, y 320..336) shows the ground tile's texels in every column.
+    let ground = atlas::tile_region(atlas::GROUND_TOP);
+    for col in [0u32, 7, 39] {
+        assert_sprite(&img, &atlas_img, ground, col * 16, 320, 1, false);
+    }
+    // Under the ground row: sky again (nothing drawn there).
+    assert!(close(img.at(100, 345), SKY_SRGB));
+
+    // The player: 16 x 24 sprite bottom-centred on the 12 x 22 hitbox at (200, 298).
+    let player = atlas::player_region(PlayerPose::Idle);
+    assert_sprite(&img, &atlas_img, player, 198, 296, 1, false);
+}
+
+#[test]
+fn facing_left_mirrors_the_player() {
+    let Some(mut off) = offscreen() else { return };
+    let level = test_level();
+    let atlas_img = load_atlas();
+    let img = Image { w: 640, px: off.render(&view(&level, true), 640, 360).expect("render") };
+    let player = atlas::player_region(PlayerPose::Idle);
+    assert_sprite(&img, &atlas_img, player, 198, 296, 1, true);
+}
+
+#[test]
+fn integer_scale_with_letterbox() {
+    let Some(mut off) = offscreen() else { return };
+    let level = test_level();
+    let atlas_img = load_atlas();
+    // 1280 x 800: scale 2 (1280 x 720), bars 40 px high above and below.
+    let img = Image { w: 1280, px: off.render(&view(&level, false), 1280, 800).expect("render") };
+    dump("scale2_letterbox", &img);
+    assert!(close(img.at(640, 10), LETTERBOX_SRGB), "top bar: {:?}", img.at(640, 10));
+    assert!(close(img.at(640, 790), LETTERBOX_SRGB), "bottom bar: {:?}", img.at(640, 790));
+    assert!(close(img.at(640, 50), SKY_SRGB), "sky below the bar: {:?}", img.at(640, 50));
+    let ground = atlas::tile_region(atlas::GROUND_TOP);
+    assert_sprite(&img, &atlas_img, ground, 10 * 32, 40 + 640, 2, false);
+    let player = atlas::player_region(PlayerPose::Idle);
+    assert_sprite(&img, &atlas_img, player, 396, 40 + 592, 2, false);
+}
+
+#[test]
+fn fractional_camera_never_bleeds_padding() {
+    let Some(mut off) = offscreen() else { return };
+    let level = test_level();
+    let atlas_img = load_atlas();
+    let ground = atlas::tile_region(atlas::GROUND_TOP);
+    // Sub-pixel camera offsets: every tile still lands whole, on the same whole-pixel grid.
+    for frac in [0.25, 0.5, 0.75] {
+        let mut v = view(&level, false);
+        v.camera += DVec2::new(frac, frac);
+        let img = Image { w: 1280, px: off.render(&v, 1280, 720).expect("render") };
+        // Scale 2: corners snap with floor(v + 0.5), so the tiles move left/up by
+        // ceil(2 * frac - 0.5) whole window pixels (0.25 → 0, 0.5 → 1, 0.75 → 1).
+        let shift = (2.0 * frac - 0.5f64).ceil() as u32;
+        let x0 = 5 * 32 - shift;
+        let y0 = 640 - shift;
+        assert_sprite(&img, &atlas_img, ground, x0, y0, 2, false);
+    }
+}

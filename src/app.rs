@@ -188,7 +188,11 @@ impl Pacer {
     /// when the frame started more than a period late, one period after `woke` (resync rather
     /// than a burst of catch-up frames).
     pub fn next_deadline(deadline: Instant, woke: Instant, period: Duration) -> Instant {
-        if woke > deadline + period { woke + period } else { deadline + period }
+        if woke > deadline + period {
+            woke + period
+        } else {
+            deadline + period
+        }
     }
 
     /// Block until the next deadline (the first call returns at once) and record how late
@@ -230,7 +234,10 @@ impl Pacer {
 pub fn next_level_path(current: &Path) -> Option<PathBuf> {
     let stem = current.file_stem()?.to_str()?;
     let n: u32 = stem.strip_prefix("level")?.parse().ok()?;
-    let ext = current.extension().and_then(|e| e.to_str()).unwrap_or("tmx");
+    let ext = current
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("tmx");
     let next = current.with_file_name(format!("level{}.{ext}", n + 1));
     next.is_file().then_some(next)
 }
@@ -261,7 +268,12 @@ struct App {
     min_y: f64,
     /// A startup error to return from [`run`].
     error: Option<anyhow::Error>,
+    /// While nothing can be drawn: when to try the next frame.
+    idle_until: Option<Instant>,
 }
+
+/// Frame interval while the window cannot be drawn (minimised, occluded): 60 Hz.
+const IDLE_FRAME: Duration = Duration::from_micros(16_667);
 
 impl App {
     /// Nanoseconds since the game clock started (0 before it started).
@@ -285,7 +297,11 @@ impl App {
         let attrs = Window::default_attributes()
             .with_title("Ledge")
             .with_inner_size(LogicalSize::new(1280.0, 720.0));
-        let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window")?);
+        let window = Arc::new(
+            event_loop
+                .create_window(attrs)
+                .context("cannot open a window")?,
+        );
         let gpu = Gpu::new(window.clone(), self.opts.vsync)?;
         let renderer = SpriteRenderer::new(&gpu.ctx, gpu.format())?;
         log::info!(
@@ -295,7 +311,11 @@ impl App {
             gpu.size()
         );
         window.request_redraw();
-        self.gfx = Some(Graphics { window, gpu, renderer });
+        self.gfx = Some(Graphics {
+            window,
+            gpu,
+            renderer,
+        });
         self.start = Some(Instant::now());
         Ok(())
     }
@@ -303,15 +323,16 @@ impl App {
     /// Level finished: the next level in the folder, else back to the first.
     fn advance_level(&mut self) {
         self.levels_completed += 1;
-        let next = next_level_path(&self.level_path).and_then(|p| {
-            match crate::level::tiled_map::load_tmx(&p) {
-                Ok(level) => Some((p, level)),
-                Err(e) => {
-                    log::error!("cannot load the next level: {e}");
-                    None
-                }
-            }
-        });
+        let next =
+            next_level_path(&self.level_path).and_then(
+                |p| match crate::level::tiled_map::load_tmx(&p) {
+                    Ok(level) => Some((p, level)),
+                    Err(e) => {
+                        log::error!("cannot load the next level: {e}");
+                        None
+                    }
+                },
+            );
         let (path, level) = next.unwrap_or_else(|| self.first_level.clone());
         log::info!("level complete; now playing {}", path.display());
         self.level_path = path;
@@ -329,24 +350,39 @@ impl App {
         }
         self.min_y = self.min_y.min(self.game.world().player.pos.y);
 
+        let mut drawn = false;
         if let Some(g) = &mut self.gfx {
             if let Some(frame) = g.gpu.acquire() {
                 let view = self.game.view();
                 g.renderer.prepare(&g.gpu.ctx, &view, frame.size);
                 let mut encoder =
-                    g.gpu.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                        label: Some("frame encoder"),
-                    });
+                    g.gpu
+                        .ctx
+                        .device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("frame encoder"),
+                        });
                 g.renderer.draw(&mut encoder, &frame.view);
                 g.gpu.ctx.queue.submit([encoder.finish()]);
                 g.window.pre_present_notify();
                 g.gpu.present(frame);
+                drawn = true;
             }
         }
         if self.exit_due() {
             event_loop.exit();
-        } else if let Some(g) = &self.gfx {
-            g.window.request_redraw();
+        } else if drawn {
+            // Continuous rendering: the next frame follows at once (paced by the present mode
+            // or --fps-cap).
+            if let Some(g) = &self.gfx {
+                g.window.request_redraw();
+            }
+        } else {
+            // Nothing to draw on (minimised, occluded, surface timeout): keep the game and
+            // the pads going at a gentle rate instead of spinning.
+            let at = Instant::now() + IDLE_FRAME;
+            self.idle_until = Some(at);
+            event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         }
     }
 
@@ -355,13 +391,18 @@ impl App {
         let wall_s = self.start.map_or(0.0, |s| s.elapsed().as_secs_f64());
         let player = self.game.world().player.pos;
         let (late_mean, late_max) = self.pacer.as_ref().map_or((0.0, 0.0), Pacer::lateness_us);
-        let (window_w, window_h) =
-            self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
+        let (window_w, window_h) = self.gfx.as_ref().map_or((0, 0), |g| {
+            (g.window.inner_size().width, g.window.inner_size().height)
+        });
         let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
         Summary {
             frames: t.frames,
             ticks: t.ticks,
-            mean_fps: if wall_s > 0.0 { t.frames as f64 / wall_s } else { 0.0 },
+            mean_fps: if wall_s > 0.0 {
+                t.frames as f64 / wall_s
+            } else {
+                0.0
+            },
             max_ticks_in_frame: t.max_steps_in_frame,
             clamp_events: t.clamp_events,
             cap_hits: t.cap_hits,
@@ -381,7 +422,10 @@ impl App {
             pace_late_max_us: late_max,
             presented: stats.presented,
             skipped_draws: stats.timeouts + stats.occluded + stats.validation + stats.zero_size,
-            adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
+            adapter: self
+                .gfx
+                .as_ref()
+                .map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
             present_mode: self
                 .gfx
                 .as_ref()
@@ -404,7 +448,11 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
                 if event.physical_key == PhysicalKey::Code(KeyCode::Escape)
                     && event.state == ElementState::Pressed
                     && !is_synthetic
@@ -414,7 +462,8 @@ impl ApplicationHandler for App {
                 }
                 let t = self.now_ns();
                 let game = &mut self.game;
-                self.keyboard.key_event(&event, is_synthetic, &mut |ev| game.push_event(t, ev));
+                self.keyboard
+                    .key_event(&event, is_synthetic, &mut |ev| game.push_event(t, ev));
             }
             WindowEvent::Focused(focused) => {
                 if focused {
@@ -450,6 +499,15 @@ impl ApplicationHandler for App {
         if self.exit_due() {
             event_loop.exit();
         }
+        if let Some(at) = self.idle_until {
+            if Instant::now() >= at {
+                self.idle_until = None;
+                event_loop.set_control_flow(ControlFlow::Wait);
+                if let Some(g) = &self.gfx {
+                    g.window.request_redraw();
+                }
+            }
+        }
     }
 
     fn suspended(&mut self, _event_loop: &ActiveEventLoop) {
@@ -467,12 +525,18 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let assets = crate::assets::assets_dir();
     let tuning_path = match &opts.tuning {
         Some(p) => p.clone(),
-        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml"),
+        None => assets
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .join("tuning.toml"),
     };
     let tuning = Tuning::load(&tuning_path)?;
     let level_path = match &opts.level {
         Some(p) => p.clone(),
-        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
+        None => assets
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .join("levels/level1.tmx"),
     };
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
@@ -483,8 +547,10 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).
     #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
     winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
-    let event_loop = builder.build().context("cannot start the window event loop")?;
-    event_loop.set_control_flow(ControlFlow::Poll);
+    let event_loop = builder
+        .build()
+        .context("cannot start the window event loop")?;
+    event_loop.set_control_flow(ControlFlow::Wait);
 
     let mut app = App {
         pacer: opts.fps_cap.map(Pacer::new),
@@ -500,8 +566,11 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         start_pos,
         min_y: start_pos.y,
         error: None,
+        idle_until: None,
     };
-    event_loop.run_app(&mut app).context("window event loop failed")?;
+    event_loop
+        .run_app(&mut app)
+        .context("window event loop failed")?;
     if let Some(e) = app.error.take() {
         return Err(e);
     }
@@ -525,7 +594,10 @@ mod tests {
         let p = Duration::from_millis(16);
         // On time or a little late: the grid holds.
         assert_eq!(Pacer::next_deadline(t0, t0, p), t0 + p);
-        assert_eq!(Pacer::next_deadline(t0, t0 + Duration::from_millis(5), p), t0 + p);
+        assert_eq!(
+            Pacer::next_deadline(t0, t0 + Duration::from_millis(5), p),
+            t0 + p
+        );
         // More than a period late: resync from the wake-up.
         let woke = t0 + Duration::from_millis(40);
         assert_eq!(Pacer::next_deadline(t0, woke, p), woke + p);
@@ -537,7 +609,10 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         std::fs::write(dir.join("level1.tmx"), "").expect("write");
         std::fs::write(dir.join("level2.tmx"), "").expect("write");
-        assert_eq!(next_level_path(&dir.join("level1.tmx")), Some(dir.join("level2.tmx")));
+        assert_eq!(
+            next_level_path(&dir.join("level1.tmx")),
+            Some(dir.join("level2.tmx"))
+        );
         assert_eq!(next_level_path(&dir.join("level2.tmx")), None);
         assert_eq!(next_level_path(&dir.join("custom.tmx")), None);
         std::fs::remove_dir_all(&dir).ok();
@@ -545,7 +620,11 @@ mod tests {
 
     #[test]
     fn summary_line_format() {
-        let s = Summary { frames: 3, state_hash: 0xab, ..Default::default() };
+        let s = Summary {
+            frames: 3,
+            state_hash: 0xab,
+            ..Default::default()
+        };
         let line = s.line();
         assert!(line.starts_with("ledge: frames=3 ticks=0 mean_fps=0.0 "));
         assert!(line.contains("state_hash=00000000000000ab"));

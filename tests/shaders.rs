@@ -22,7 +22,11 @@ fn every_wgsl_shader_parses_and_validates() {
         let module = match naga::front::wgsl::parse_str(&source) {
             Ok(m) => m,
             Err(e) => {
-                failures.push(format!("{}: parse: {}", path.display(), e.emit_to_string(&source)));
+                failures.push(format!(
+                    "{}: parse: {}",
+                    path.display(),
+                    e.emit_to_string(&source)
+                ));
                 continue;
             }
         };
@@ -31,7 +35,11 @@ fn every_wgsl_shader_parses_and_validates() {
             naga::valid::Capabilities::default(),
         );
         if let Err(e) = validator.validate(&module) {
-            failures.push(format!("{}: validate: {}", path.display(), e.emit_to_string(&source)));
+            failures.push(format!(
+                "{}: validate: {}",
+                path.display(),
+                e.emit_to_string(&source)
+            ));
         }
         assert!(
             !module.entry_points.is_empty(),
@@ -39,5 +47,9 @@ fn every_wgsl_shader_parses_and_validates() {
             path.display()
         );
     }
-    assert!(failures.is_empty(), "shader errors:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "shader errors:\n{}",
+        failures.join("\n")
+    );
 }

@@ -90,9 +90,13 @@ impl Keyboard {
         let tracked = self.held_keys.iter().position(|&k| k == code);
         if pressed {
             if repeat {
-                actions.iter().for_each(|&a| out(InputEvent::Repeat(Source::Keyboard, a)));
+                actions
+                    .iter()
+                    .for_each(|&a| out(InputEvent::Repeat(Source::Keyboard, a)));
             } else if synthetic {
-                actions.iter().for_each(|&a| out(InputEvent::SyntheticPress(Source::Keyboard, a)));
+                actions
+                    .iter()
+                    .for_each(|&a| out(InputEvent::SyntheticPress(Source::Keyboard, a)));
             } else if tracked.is_none() {
                 self.held_keys.push(code);
                 for &a in actions {
@@ -162,11 +166,17 @@ mod tests {
     #[test]
     fn two_keys_one_action_release_on_last() {
         let mut kb = Keyboard::new();
-        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, true), vec![Press(K, Action::Left)]);
+        assert_eq!(
+            run(&mut kb, KeyCode::ArrowLeft, true),
+            vec![Press(K, Action::Left)]
+        );
         assert_eq!(run(&mut kb, KeyCode::KeyA, true), vec![]);
         assert_eq!(run(&mut kb, KeyCode::KeyA, false), vec![]);
         assert!(kb.is_held(Action::Left));
-        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, false), vec![Release(K, Action::Left)]);
+        assert_eq!(
+            run(&mut kb, KeyCode::ArrowLeft, false),
+            vec![Release(K, Action::Left)]
+        );
         assert!(!kb.is_held(Action::Left));
     }
 
@@ -178,8 +188,14 @@ mod tests {
             vec![Press(K, Action::Up), Press(K, Action::Jump)]
         );
         assert_eq!(run(&mut kb, KeyCode::Space, true), vec![]);
-        assert_eq!(run(&mut kb, KeyCode::ArrowUp, false), vec![Release(K, Action::Up)]);
-        assert_eq!(run(&mut kb, KeyCode::Space, false), vec![Release(K, Action::Jump)]);
+        assert_eq!(
+            run(&mut kb, KeyCode::ArrowUp, false),
+            vec![Release(K, Action::Up)]
+        );
+        assert_eq!(
+            run(&mut kb, KeyCode::Space, false),
+            vec![Release(K, Action::Jump)]
+        );
     }
 
     #[test]
@@ -187,7 +203,10 @@ mod tests {
         let mut kb = Keyboard::new();
         run(&mut kb, KeyCode::KeyD, true);
         assert_eq!(run(&mut kb, KeyCode::KeyD, true), vec![]);
-        assert_eq!(run(&mut kb, KeyCode::KeyD, false), vec![Release(K, Action::Right)]);
+        assert_eq!(
+            run(&mut kb, KeyCode::KeyD, false),
+            vec![Release(K, Action::Right)]
+        );
         assert_eq!(run(&mut kb, KeyCode::KeyD, false), vec![]);
     }
 
@@ -213,7 +232,10 @@ mod tests {
         kb.clear();
         assert!(!kb.is_held(Action::Left));
         assert_eq!(run(&mut kb, KeyCode::ArrowLeft, false), vec![]);
-        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, true), vec![Press(K, Action::Left)]);
+        assert_eq!(
+            run(&mut kb, KeyCode::ArrowLeft, true),
+            vec![Press(K, Action::Left)]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Clock: a scripted wall clock in integer nanoseconds replaces `Instant`; everything else —
 //! latch, stepper, simulation, interpolation, camera — is the game's own code.
 
+pub mod record;
 pub mod report;
 pub mod runner;
 pub mod script;

@@ -6,7 +6,7 @@
 use super::report::*;
 use super::script::{parse, At, LevelSource, Script, ScriptEvent, Step};
 use crate::game_loop::{Loop, LoopConfig};
-use crate::input::{InputEvent, Source};
+use crate::input::InputEvent;
 use crate::level::{ascii::parse_ascii, tiled_map::load_tmx, Level};
 use crate::render::surface_state::SurfaceState;
 use crate::sim::Tuning;
@@ -49,10 +49,10 @@ fn to_input(ev: ScriptEvent) -> InputEvent {
     use InputEvent as I;
     use ScriptEvent as S;
     match ev {
-        S::Press(a) => I::Press(Source::Keyboard, a),
-        S::Release(a) => I::Release(Source::Keyboard, a),
-        S::Repeat(a) => I::Repeat(Source::Keyboard, a),
-        S::SyntheticPress(a) => I::SyntheticPress(Source::Keyboard, a),
+        S::Press(s, a) => I::Press(s, a),
+        S::Release(s, a) => I::Release(s, a),
+        S::Repeat(s, a) => I::Repeat(s, a),
+        S::SyntheticPress(s, a) => I::SyntheticPress(s, a),
         S::FocusLost => I::FocusLost,
         S::FocusGained => I::FocusGained,
         S::PadConnect => I::PadConnected,

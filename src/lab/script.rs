@@ -2,7 +2,7 @@
 //!
 //! Clock: none; parsing happens before the scripted clock starts. Every error names the line.
 
-use crate::input::Action;
+use crate::input::{Action, Source};
 use std::fmt;
 
 /// When an input edge arrives on the scripted wall clock.
@@ -17,14 +17,14 @@ pub enum At {
 /// An input edge the script sends.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ScriptEvent {
-    /// `press ACTION`.
-    Press(Action),
-    /// `release ACTION`.
-    Release(Action),
-    /// `repeat ACTION` (OS auto-repeat).
-    Repeat(Action),
-    /// `press ACTION synthetic`.
-    SyntheticPress(Action),
+    /// `press ACTION [pad]` (the keyboard unless `pad`).
+    Press(Source, Action),
+    /// `release ACTION [pad]`.
+    Release(Source, Action),
+    /// `repeat ACTION [pad]` (OS auto-repeat).
+    Repeat(Source, Action),
+    /// `press ACTION synthetic [pad]`.
+    SyntheticPress(Source, Action),
     /// `focus lost`.
     FocusLost,
     /// `focus gained`.
@@ -212,21 +212,24 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
             }
             "press" | "release" | "repeat" => {
                 let a = action(toks.next(), n)?;
+                let (mut synthetic, mut src) = (false, Source::Keyboard);
                 let mut next = toks.next();
-                let synthetic = next == Some("synthetic");
-                if synthetic {
-                    if head != "press" {
-                        return err(n, "only 'press' can be synthetic");
+                loop {
+                    match next {
+                        Some("synthetic") if head == "press" && !synthetic => synthetic = true,
+                        Some("synthetic") => return err(n, "only 'press' can be synthetic, once"),
+                        Some("pad") if src == Source::Keyboard => src = Source::Pad,
+                        _ => break,
                     }
                     next = toks.next();
                 }
                 let at = timing(next, n)?;
                 no_more(toks, n)?;
                 let event = match (head, synthetic) {
-                    ("press", true) => ScriptEvent::SyntheticPress(a),
-                    ("press", false) => ScriptEvent::Press(a),
-                    ("release", _) => ScriptEvent::Release(a),
-                    _ => ScriptEvent::Repeat(a),
+                    ("press", true) => ScriptEvent::SyntheticPress(src, a),
+                    ("press", false) => ScriptEvent::Press(src, a),
+                    ("release", _) => ScriptEvent::Release(src, a),
+                    _ => ScriptEvent::Repeat(src, a),
                 };
                 script.steps.push((Step::Event { event, at }, n));
             }
@@ -291,14 +294,15 @@ mod tests {
     fn parses_every_directive() {
         let s = parse(
             "# c\nconfig tick_hz 64\ntuning gravity 2000\nmap\n..P.\n####\nend\nframe 16.6667 x3\n\
-             press jump @21.5\nrelease jump +2\nrepeat left\npress right synthetic +1\nfocus lost\n\
+             press jump @21.5\nrelease jump +2\nrepeat left\npress right synthetic +1\nrelease jump pad +1\nfocus lost\n\
              pad connect @100\naxis X -0.5 +3\nresize 800 0\nteleport 600 100\ntick-cost 5\n",
         )
         .unwrap();
         assert_eq!(s.config, vec![("tick_hz".into(), 64.0, 2)]);
         assert_eq!(s.level, LevelSource::Inline(vec!["..P.".into(), "####".into()], 5));
         assert_eq!(s.steps[0], (Step::Frame { ms: 16.6667, count: 3 }, 8));
-        assert_eq!(s.steps.len(), 11);
+        assert_eq!(s.steps.len(), 12);
+        assert_eq!(s.steps[5].0, Step::Event { event: ScriptEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) });
     }
 
     #[test]

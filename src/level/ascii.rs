@@ -39,7 +39,10 @@ fn standing_in(col: usize, row: usize) -> DVec2 {
 /// at `first_line`), a second `P`, a second `G`, or no rows at all.
 pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelError> {
     let err = |line: usize, msg: String| LevelError::Ascii { line, msg };
-    let rows: Vec<&str> = rows.iter().map(|r| r.strip_suffix('\r').unwrap_or(r)).collect();
+    let rows: Vec<&str> = rows
+        .iter()
+        .map(|r| r.strip_suffix('\r').unwrap_or(r))
+        .collect();
     let height = rows.len();
     let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     if height == 0 || width == 0 {
@@ -79,7 +82,10 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
                 }
                 'C' => {
                     gfx[i] = Some(atlas::CHECKPOINT);
-                    checkpoints.push(Checkpoint { area: tile_rect, respawn: standing_in(col, row) });
+                    checkpoints.push(Checkpoint {
+                        area: tile_rect,
+                        respawn: standing_in(col, row),
+                    });
                 }
                 'G' => {
                     if goal.is_some() {
@@ -106,7 +112,11 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
             let i = row * width + col;
             if kinds[i] == TileKind::Solid {
                 let air_above = row == 0 || kinds[i - width] != TileKind::Solid;
-                gfx[i] = Some(if air_above { atlas::GROUND_TOP } else { atlas::GROUND_FILL });
+                gfx[i] = Some(if air_above {
+                    atlas::GROUND_TOP
+                } else {
+                    atlas::GROUND_FILL
+                });
             }
         }
     }
@@ -176,7 +186,11 @@ P.........
         let g = |x: usize, y: usize| level.gfx[y * level.width + x];
         assert_eq!(g(0, 3), Some(atlas::GROUND_TOP));
         assert_eq!(g(0, 4), Some(atlas::GROUND_FILL));
-        assert_eq!(g(4, 4), Some(atlas::GROUND_TOP), "under a hazard there is air");
+        assert_eq!(
+            g(4, 4),
+            Some(atlas::GROUND_TOP),
+            "under a hazard there is air"
+        );
         assert_eq!(g(4, 3), Some(atlas::HAZARD));
         assert_eq!(g(6, 1), Some(atlas::ONEWAY));
         assert_eq!(g(2, 1), Some(atlas::CHECKPOINT));
@@ -205,7 +219,10 @@ P.........
 
     #[test]
     fn spawn_must_exist_exactly_once() {
-        assert_eq!(msg(parse_ascii(&rows("...\n###"), 12)), "line 12: map has no P spawn");
+        assert_eq!(
+            msg(parse_ascii(&rows("...\n###"), 12)),
+            "line 12: map has no P spawn"
+        );
         assert_eq!(
             msg(parse_ascii(&rows("P..\n..P\n###"), 12)),
             "line 13: two P spawns (the first is on line 12)"
@@ -215,7 +232,10 @@ P.........
     #[test]
     fn unknown_characters_name_their_line() {
         let m = msg(parse_ascii(&rows("P..\n#x#"), 20));
-        assert!(m.starts_with("line 21: unknown map character 'x' in column 2"), "{m}");
+        assert!(
+            m.starts_with("line 21: unknown map character 'x' in column 2"),
+            "{m}"
+        );
         assert!(!m.contains('\n'));
     }
 

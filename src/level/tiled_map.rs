@@ -47,11 +47,16 @@ pub const OBJECTS_LAYER: &str = "objects";
 /// 'lava' on tile 3", "tileset image '…' not found", "infinite maps are not supported", "no
 /// spawn object in layer 'objects'"). Every message is one line starting with the map's path.
 pub fn load_tmx(path: &Path) -> Result<Level, LevelError> {
-    let map = tiled::Loader::new().load_tmx_map(path).map_err(|e| LevelError::Load {
+    let map = tiled::Loader::new()
+        .load_tmx_map(path)
+        .map_err(|e| LevelError::Load {
+            path: path.to_owned(),
+            msg: describe_tiled_error(path, &e),
+        })?;
+    let invalid = |msg: String| LevelError::Invalid {
         path: path.to_owned(),
-        msg: describe_tiled_error(path, &e),
-    })?;
-    let invalid = |msg: String| LevelError::Invalid { path: path.to_owned(), msg };
+        msg,
+    };
     convert(path, &map).map_err(invalid)
 }
 
@@ -146,7 +151,9 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
     for ts in map.tilesets() {
         let name = tileset_name(&ts.source);
         let Some(image) = &ts.image else {
-            return Err(format!("tileset {name} has no image (image collections are not supported)"));
+            return Err(format!(
+                "tileset {name} has no image (image collections are not supported)"
+            ));
         };
         if !image.source.is_file() {
             return Err(format!(
@@ -154,7 +161,13 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
                 image.source.display()
             ));
         }
-        let grid = (ts.tile_width, ts.tile_height, ts.margin, ts.spacing, ts.columns);
+        let grid = (
+            ts.tile_width,
+            ts.tile_height,
+            ts.margin,
+            ts.spacing,
+            ts.columns,
+        );
         let atlas_grid = (
             atlas::TILE_PX,
             atlas::TILE_PX,
@@ -179,7 +192,13 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
 }
 
 fn tileset_name(source: &Path) -> String {
-    format!("'{}'", source.file_name().unwrap_or(source.as_os_str()).to_string_lossy())
+    format!(
+        "'{}'",
+        source
+            .file_name()
+            .unwrap_or(source.as_os_str())
+            .to_string_lossy()
+    )
 }
 
 /// The collision kind a tile declares with its `kind` property (`None`: decoration).
@@ -261,7 +280,9 @@ fn read_tiles(
     let mut kind_of: HashMap<u32, TileKind> = HashMap::new();
     let mut warned_flip = false;
     for (i, cell) in cells.into_iter().enumerate() {
-        let Some((tileset, id, flipped, tile)) = cell else { continue };
+        let Some((tileset, id, flipped, tile)) = cell else {
+            continue;
+        };
         let (x, y) = (i % width, i / width);
         match tileset_used {
             None => tileset_used = Some(tileset),
@@ -327,7 +348,11 @@ fn object_area(obj: &tiled::Object<'_>) -> Result<Rect, String> {
         ObjectShape::Point(..) => Ok(Rect::new(x, y, 0.0, 0.0)),
         other => {
             let shape = format!("{other:?}");
-            let shape = shape.split([' ', '{', '(']).next().unwrap_or("").to_lowercase();
+            let shape = shape
+                .split([' ', '{', '('])
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
             Err(format!("must be a rectangle or point, not a {shape}"))
         }
     }
@@ -381,7 +406,10 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
             }
             "checkpoint" => {
                 needs_area("checkpoint")?;
-                checkpoints.push(Checkpoint { area, respawn: standing });
+                checkpoints.push(Checkpoint {
+                    area,
+                    respawn: standing,
+                });
             }
             "goal" => {
                 needs_area("goal")?;
@@ -411,7 +439,12 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let Some((spawn, _)) = spawn else {
         return Err(format!("no spawn object in layer '{OBJECTS_LAYER}'"));
     };
-    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn })
+    Ok(Objects {
+        spawn,
+        checkpoints,
+        goal: goal.map(|(r, _)| r),
+        drawn,
+    })
 }
 
 /// The path of a level shipped with the game, `assets/levels/NAME.tmx`, under `assets_dir`.
@@ -436,7 +469,10 @@ mod tests {
         let p = Path::new("/x/map.tmx");
         let e = tiled::Error::ResourceLoadingError {
             path: p.to_owned(),
-            err: Box::new(std::io::Error::new(std::io::ErrorKind::NotFound, "gone\nreally")),
+            err: Box::new(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "gone\nreally",
+            )),
         };
         assert_eq!(describe_tiled_error(p, &e), "cannot read map: gone really");
         let e = tiled::Error::ResourceLoadingError {
@@ -453,7 +489,10 @@ mod tests {
 
     #[test]
     fn the_first_level_loads() {
-        let path = level_path(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")), "level1");
+        let path = level_path(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")),
+            "level1",
+        );
         let level = load_tmx(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(level.kinds.len(), level.width * level.height);
         assert_eq!(level.gfx.len(), level.kinds.len());

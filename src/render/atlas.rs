@@ -25,7 +25,8 @@ pub const ATLAS_PATH: &str = "sprites/atlas.png";
 pub const TILESET_PATH: &str = "tilesets/ledge.tsx";
 
 /// Size of the whole atlas image, pixels (width, height).
-pub const ATLAS_SIZE: UVec2 = UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
+pub const ATLAS_SIZE: UVec2 =
+    UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
 
 /// Extruded border around every cell, pixels (edge pixels repeated outward).
 pub const CELL_PAD: u32 = 1;
@@ -192,16 +193,35 @@ mod tests {
         for i in 0..TILE_COUNT {
             let r = tile_region(i);
             assert!(r.fits_in(ATLAS_SIZE), "tile {i}: {r:?}");
-            assert!(r.y + r.h + CELL_PAD <= PLAYER_ROW_Y, "tile {i} overlaps the player row");
+            assert!(
+                r.y + r.h + CELL_PAD <= PLAYER_ROW_Y,
+                "tile {i} overlaps the player row"
+            );
         }
     }
 
     #[test]
     fn tile_regions_match_tiled_margin_and_spacing() {
         // Tiled: x = margin + col * (tilewidth + spacing), margin 1, spacing 2.
-        assert_eq!(tile_region(0), AtlasRegion { x: 1, y: 1, w: 16, h: 16 });
+        assert_eq!(
+            tile_region(0),
+            AtlasRegion {
+                x: 1,
+                y: 1,
+                w: 16,
+                h: 16
+            }
+        );
         assert_eq!(tile_region(TILE_COLUMNS - 1).x, 1 + 18 * (TILE_COLUMNS - 1));
-        assert_eq!(tile_region(TILE_COLUMNS), AtlasRegion { x: 1, y: 19, w: 16, h: 16 });
+        assert_eq!(
+            tile_region(TILE_COLUMNS),
+            AtlasRegion {
+                x: 1,
+                y: 19,
+                w: 16,
+                h: 16
+            }
+        );
     }
 
     #[test]
@@ -214,7 +234,10 @@ mod tests {
             seen.insert(r);
         }
         assert_eq!(seen.len(), PLAYER_FRAMES as usize);
-        assert_eq!(player_region(PlayerPose::Run(5)), player_region(PlayerPose::Run(1)));
+        assert_eq!(
+            player_region(PlayerPose::Run(5)),
+            player_region(PlayerPose::Run(1))
+        );
     }
 
     #[test]
@@ -243,7 +266,10 @@ mod tests {
         assert_eq!((ts.margin, ts.spacing), (CELL_PAD, 2 * CELL_PAD));
         assert_eq!((ts.columns, ts.tilecount), (TILE_COLUMNS, TILE_COUNT));
         let image = ts.image.as_ref().expect("tileset has an image");
-        assert_eq!((image.width as u32, image.height as u32), (ATLAS_SIZE.x, ATLAS_SIZE.y));
+        assert_eq!(
+            (image.width as u32, image.height as u32),
+            (ATLAS_SIZE.x, ATLAS_SIZE.y)
+        );
         let kind = |id: u32| {
             ts.get_tile(id)
                 .and_then(|t| t.properties.get("kind").cloned())

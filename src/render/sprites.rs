@@ -110,7 +110,11 @@ pub struct Letterbox {
 /// whole) rather than a cropped view.
 pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
     let fit = (f64::from(target_w) / VIEW_SIZE.x).min(f64::from(target_h) / VIEW_SIZE.y);
-    let scale = if fit >= 1.0 { fit.floor() } else { fit.max(1e-6) };
+    let scale = if fit >= 1.0 {
+        fit.floor()
+    } else {
+        fit.max(1e-6)
+    };
     let w = ((VIEW_SIZE.x * scale).round() as u32).clamp(1, target_w.max(1));
     let h = ((VIEW_SIZE.y * scale).round() as u32).clamp(1, target_h.max(1));
     Letterbox {
@@ -125,7 +129,11 @@ pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
 /// sRGB 0..255 → linear 0..1 (the exact sRGB transfer function, IEC 61966-2-1).
 pub fn srgb_to_linear(c: u8) -> f64 {
     let c = f64::from(c) / 255.0;
-    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
 }
 
 fn linear_rgba(srgb: [u8; 3]) -> [f32; 4] {
@@ -267,9 +275,17 @@ impl SpriteRenderer {
         h: u32,
         rgba: &[u8],
     ) -> Self {
-        assert_eq!(rgba.len(), (w * h * 4) as usize, "atlas pixels do not match its size");
+        assert_eq!(
+            rgba.len(),
+            (w * h * 4) as usize,
+            "atlas pixels do not match its size"
+        );
         let device = &ctx.device;
-        let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
+        let size = wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        };
         let atlas_texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("sprite atlas"),
             size,
@@ -350,7 +366,10 @@ impl SpriteRenderer {
             label: Some("sprite bind group"),
             layout: &layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: uniform_buffer.as_entire_binding(),
+                },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::TextureView(&atlas_view),
@@ -434,7 +453,11 @@ impl SpriteRenderer {
             self.instance_buffer = Self::create_instance_buffer(&ctx.device, cap);
             self.capacity = cap;
         }
-        ctx.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instances));
+        ctx.queue.write_buffer(
+            &self.instance_buffer,
+            0,
+            bytemuck::cast_slice(&self.instances),
+        );
         self.letterbox = letterbox(target.0, target.1);
         let uniform = SpriteUniform {
             center: [view.camera.x as f32, view.camera.y as f32],
@@ -443,7 +466,8 @@ impl SpriteRenderer {
             _pad0: 0.0,
             _pad1: [0.0; 2],
         };
-        ctx.queue.write_buffer(&self.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
+        ctx.queue
+            .write_buffer(&self.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
     }
 
     /// Record this frame's render pass into `encoder`: clear `target` to the letterbox colour,
@@ -527,10 +551,16 @@ impl Offscreen {
         height: u32,
     ) -> Result<Vec<u8>, RenderError> {
         if width == 0 || height == 0 {
-            return Err(RenderError::Readback(format!("cannot render a {width}x{height} image")));
+            return Err(RenderError::Readback(format!(
+                "cannot render a {width}x{height} image"
+            )));
         }
         let device = &self.ctx.device;
-        let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen target"),
             size,
@@ -610,7 +640,11 @@ impl Offscreen {
 ///
 /// # Errors
 /// No adapter, no device, atlas missing, or readback failure.
-pub fn render_to_rgba(view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+pub fn render_to_rgba(
+    view: &FrameView<'_>,
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>, RenderError> {
     Offscreen::new()?.render(view, width, height)
 }
 
@@ -671,7 +705,11 @@ mod tests {
         // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
         let tiles = &out[1..out.len() - 1];
         assert_eq!(tiles.len(), 40);
-        assert!(tiles.iter().all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0]));
+        assert!(
+            tiles
+                .iter()
+                .all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0])
+        );
         let player = out.last().copied().expect("player");
         assert_eq!(player.flags, 0);
     }
@@ -714,11 +752,47 @@ mod tests {
 
     #[test]
     fn letterbox_integer_scale() {
-        assert_eq!(letterbox(1280, 720), Letterbox { x: 0, y: 0, w: 1280, h: 720, scale: 2.0 });
-        assert_eq!(letterbox(1280, 800), Letterbox { x: 0, y: 40, w: 1280, h: 720, scale: 2.0 });
-        assert_eq!(letterbox(1919, 1080), Letterbox { x: 319, y: 180, w: 1280, h: 720, scale: 2.0 });
+        assert_eq!(
+            letterbox(1280, 720),
+            Letterbox {
+                x: 0,
+                y: 0,
+                w: 1280,
+                h: 720,
+                scale: 2.0
+            }
+        );
+        assert_eq!(
+            letterbox(1280, 800),
+            Letterbox {
+                x: 0,
+                y: 40,
+                w: 1280,
+                h: 720,
+                scale: 2.0
+            }
+        );
+        assert_eq!(
+            letterbox(1919, 1080),
+            Letterbox {
+                x: 319,
+                y: 180,
+                w: 1280,
+                h: 720,
+                scale: 2.0
+            }
+        );
         assert_eq!(letterbox(1920, 1080).scale, 3.0);
-        assert_eq!(letterbox(640, 360), Letterbox { x: 0, y: 0, w: 640, h: 360, scale: 1.0 });
+        assert_eq!(
+            letterbox(640, 360),
+            Letterbox {
+                x: 0,
+                y: 0,
+                w: 640,
+                h: 360,
+                scale: 1.0
+            }
+        );
         let small = letterbox(320, 360);
         assert_eq!((small.w, small.h, small.scale), (320, 180, 0.5));
     }

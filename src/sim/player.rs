@@ -71,7 +71,13 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
     p.vel.x = approach(p.vel.x, target, rate * mult * dt);
 
     // Jump: a press is buffered; it fires while grounded or within coyote time.
-    if input.pressed(Action::Jump) {
+    // Both windows open for a whole number of ticks and are not counted down in the tick that
+    // opens them: a press in tick t still fires in tick t + B (B = jump_buffer_time in ticks),
+    // and a walk-off in tick W (the first tick to end airborne) still jumps in tick W + C
+    // (C = coyote_time in ticks).
+    let started_grounded = p.on_ground;
+    let pressed = input.pressed(Action::Jump);
+    if pressed {
         p.jump_buffer = seconds_to_ticks(tuning.jump_buffer_time, tick_hz).max(1);
     }
     let can_jump = p.on_ground || p.coyote > 0;
@@ -133,12 +139,14 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
     p.drop_through = p.drop_through.saturating_sub(1);
 
     // Timers that count from this tick's result.
-    p.coyote = if p.on_ground {
-        seconds_to_ticks(tuning.coyote_time, tick_hz)
-    } else {
-        p.coyote.saturating_sub(1)
-    };
-    p.jump_buffer = p.jump_buffer.saturating_sub(1);
+    if p.on_ground {
+        p.coyote = seconds_to_ticks(tuning.coyote_time, tick_hz);
+    } else if !started_grounded {
+        p.coyote = p.coyote.saturating_sub(1);
+    }
+    if !pressed {
+        p.jump_buffer = p.jump_buffer.saturating_sub(1);
+    }
     p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };
 
     // Triggers: hazards and the pit kill, checkpoints move the respawn point, the goal finishes.

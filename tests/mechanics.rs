@@ -1,0 +1,188 @@
+//! Movement mechanics through the lab (LAB.md scripts, the game's own loop): short hop vs full
+//! jump, coyote time, jump buffer, corner correction, drop-through, checkpoint respawn without
+//! a streak, no tunnelling onto one-way platforms, no phantom walls at tile seams.
+//!
+//! Tick numbering: with `frame 16.666667` frames at 60 Hz, frame n runs exactly tick n, and an
+//! event written right after frame n (offset +0) is consumed by tick n + 1.
+
+use ledge::lab::report::{Report, TickReport};
+use ledge::lab::{LabOptions, run_script};
+
+const FRAME: &str = "frame 16.666667";
+
+fn run(script: &str) -> Report {
+    let opts = LabOptions { script_name: "mechanics".into(), script_dir: env!("CARGO_MANIFEST_DIR").into(), summary_only: false };
+    run_script(script, &opts).unwrap_or_else(|e| panic!("{e}\n{script}"))
+}
+
+fn ticks(r: &Report) -> &[TickReport] {
+    r.ticks.as_deref().unwrap()
+}
+
+/// Rise of the first jump, pixels (labcheck's `rise`).
+fn rise(r: &Report) -> f64 {
+    let t = ticks(r);
+    let j = t.iter().position(|t| t.jump_started).expect("a jump started");
+    let base = t[j.saturating_sub(1)].y;
+    base - t[j..].iter().map(|t| t.y).fold(f64::INFINITY, f64::min)
+}
+
+fn frames(n: u64) -> String {
+    if n == 0 { String::new() } else { format!("{FRAME} x{n}\n") }
+}
+
+const FLAT: &str = "map\n..............................\n..............................\n..............................\n..............................\n..............................\n...P..........................\n##############################\nend\n";
+
+#[test]
+fn short_hop_is_lower_than_full_jump() {
+    let full = run(&format!("{FLAT}{}press jump\n{}", frames(5), frames(60)));
+    let hop = run(&format!("{FLAT}{}press jump\nrelease jump +1\n{}", frames(5), frames(60)));
+    assert_eq!(full.summary.jumps, 1);
+    assert_eq!(hop.summary.jumps, 1);
+    let (f, h) = (rise(&full), rise(&hop));
+    assert!(f > 48.0, "a full jump clears 3 tiles: {f}");
+    assert!(h > 4.0 && h < f - 24.0, "hop {h} vs full {f}");
+}
+
+/// A ledge the player runs off to the right, with a floor far below (a long fall, so a buffered
+/// press cannot fire on landing within the test's window).
+const LEDGE: &str = "map\n....................\n.P..................\n#####...............\n....................\n....................\n....................\n....................\n....................\n....................\n....................\n....................\n....................\n####################\nend\n";
+
+fn walk_off_tick() -> u64 {
+    let r = run(&format!("{LEDGE}press right\n{}", frames(60)));
+    ticks(&r).iter().find(|t| !t.on_ground).expect("walks off").tick
+}
+
+fn coyote_jump_at(k: u64) -> bool {
+    let w = walk_off_tick();
+    let r = run(&format!("{LEDGE}press right\n{}press jump\n{}", frames(w + k - 1), frames(30)));
+    let t = &ticks(&r)[(w + k - 1) as usize];
+    assert_eq!(t.tick, w + k);
+    assert!(!t.on_ground || t.jump_started);
+    r.summary.jumps == 1 && t.jump_started
+}
+
+#[test]
+fn coyote_jump_succeeds_within_coyote_time_and_fails_after() {
+    // coyote_time 0.1 s at 60 Hz = 6 ticks
+    assert!(coyote_jump_at(5), "C - 1 ticks after walking off");
+    assert!(coyote_jump_at(6), "C ticks after walking off");
+    assert!(!coyote_jump_at(7), "C + 1 ticks after walking off");
+}
+
+/// Falls from a height onto a floor; returns (landing tick L, report without any press).
+fn landing_tick() -> u64 {
+    let r = run(&format!("{FLAT}teleport 50 0\n{}", frames(60)));
+    let t = ticks(&r);
+    t.iter().skip(1).find(|t| t.on_ground).expect("lands").tick
+}
+
+#[test]
+fn buffered_jump_fires_on_landing_exactly_once() {
+    // jump_buffer_time 0.08 s at 60 Hz = 5 ticks; the jump fires in the first tick that starts
+    // on the ground, L + 1, when the press came at most 5 ticks before it.
+    let l = landing_tick();
+    let press_at = l + 1 - 5;
+    let r = run(&format!("{FLAT}teleport 50 0\n{}press jump\n{}", frames(press_at - 1), frames(60)));
+    let started: Vec<u64> = ticks(&r).iter().filter(|t| t.jump_started).map(|t| t.tick).collect();
+    assert_eq!(started, vec![l + 1]);
+    let late = run(&format!("{FLAT}teleport 50 0\n{}press jump\n{}", frames(press_at - 2), frames(60)));
+    assert_eq!(late.summary.jumps, 0, "a press 6 ticks before the first grounded tick is forgotten");
+}
+
+/// A ceiling tile at column 4 (x 64..80, bottom edge y = 32) above a floor at y = 80.
+fn corner(x: f64, ceiling: bool) -> Report {
+    let row1 = if ceiling { "....#.........." } else { "..............." };
+    run(&format!(
+        "tuning var_jump_time 0.2\nmap\n...............\n{row1}\n...............\n...............\nP..............\n###############\nend\nteleport {x} 58\n{}press jump\n{}",
+        frames(5),
+        frames(40)
+    ))
+}
+
+#[test]
+fn corner_correction_slides_at_4px_and_blocks_at_5px_and_never_adds_height() {
+    let top = |r: &Report| ticks(r).iter().map(|t| t.y).fold(f64::INFINITY, f64::min);
+    for (x, overlap_side) in [(56.0, "left"), (76.0, "right")] {
+        let slid = corner(x, true);
+        let free = corner(x, false);
+        assert!(top(&slid) < 32.0, "4 px on the {overlap_side}: slides past the ceiling");
+        assert_eq!(top(&slid), top(&free), "no extra height");
+    }
+    for x in [57.0, 75.0] {
+        let blocked = corner(x, true);
+        assert!(top(&blocked) >= 32.0, "5 px overlap at x={x} is a real ceiling: {}", top(&blocked));
+    }
+}
+
+const ONEWAY: &str = "map\n..........\n..........\n...P......\n----------\n..........\n..........\n##########\nend\n";
+
+#[test]
+fn down_jump_drops_through_a_one_way_platform_and_jump_alone_does_not() {
+    let r = run(&format!("{ONEWAY}{}press down\npress jump\n{}", frames(5), frames(60)));
+    let last = ticks(&r).last().unwrap();
+    assert!(last.on_ground && last.y == 6.0 * 16.0 - 22.0, "lands on the floor below: {}", last.y);
+    assert_eq!(r.summary.jumps, 0);
+    let r = run(&format!("{ONEWAY}{}press jump\n{}", frames(5), frames(60)));
+    let last = ticks(&r).last().unwrap();
+    assert_eq!(r.summary.jumps, 1);
+    assert!(last.on_ground && last.y == 3.0 * 16.0 - 22.0, "back on the plank: {}", last.y);
+}
+
+#[test]
+fn hazard_respawns_at_the_checkpoint_with_no_in_between_drawn_position() {
+    let r = run(&format!(
+        "map\n..........\n..........\nP..C...^..\n##########\nend\npress right\n{}",
+        "frame 6.9444 x200\n"
+    ));
+    let t = ticks(&r);
+    let death = t.iter().find(|t| t.respawned).expect("the hazard respawns the player");
+    let checkpoint_x = 3.0 * 16.0 + 2.0;
+    assert_eq!(death.x, checkpoint_x);
+    assert_eq!(death.vx, 0.0);
+    let frames = r.frames.as_deref().unwrap();
+    let i = frames.iter().position(|f| f.tick >= death.tick).unwrap();
+    // Before: drawn near the hazard; from the respawn frame on: drawn from the checkpoint, never
+    // anywhere between the two (a streak).
+    assert!(frames[i - 1].drawn.x > 5.0 * 16.0);
+    assert_eq!(frames[i].drawn.x, frames[i].player.x);
+    let next_death = t.iter().filter(|t| t.respawned).nth(1).map_or(u64::MAX, |t| t.tick);
+    for f in &frames[i..] {
+        if f.tick >= next_death {
+            break;
+        }
+        assert!(f.drawn.x >= checkpoint_x && f.drawn.x <= f.player.x, "frame {}: {}", f.frame, f.drawn.x);
+    }
+}
+
+#[test]
+fn max_fall_speed_never_tunnels_through_a_one_way_platform() {
+    for (fall, grav) in [(900.0, 5000.0), (2000.0, 20000.0), (5000.0, 100000.0)] {
+        let sky = ".....\n".repeat(26);
+        let r = run(&format!(
+            "tuning max_fall_speed {fall}\ntuning gravity {grav}\nmap\n..P..\n{sky}-----\n.....\n.....\nend\n{}",
+            frames(60)
+        ));
+        let last = ticks(&r).last().unwrap();
+        assert!(last.on_ground && last.y == 27.0 * 16.0 - 22.0, "fall {fall}: y {}", last.y);
+        assert!(ticks(&r).iter().any(|t| t.vy >= fall * 0.99), "reached max fall speed {fall}");
+    }
+}
+
+#[test]
+fn walking_across_tile_seams_never_stops_from_any_sub_pixel_start() {
+    let floor = "#".repeat(40);
+    let sky = ".".repeat(40);
+    for x0 in [0.0, 0.001, 8.5, 15.999] {
+        let r = run(&format!("map\n{sky}\n{sky}\nP{}\n{floor}\nend\nteleport {x0} 26\npress right\n{}", ".".repeat(39), frames(240)));
+        let t = ticks(&r);
+        let wall = 40.0 * 16.0 - 12.0;
+        let mut last_x = f64::NEG_INFINITY;
+        for tick in t.iter().skip(2).filter(|t| t.x < wall - 8.0) {
+            assert!(tick.x > last_x, "start {x0}: stalled at tick {} x {}", tick.tick, tick.x);
+            assert!(tick.y == 26.0 && tick.on_ground, "start {x0}: bumped at tick {}", tick.tick);
+            last_x = tick.x;
+        }
+        assert_eq!(t.last().unwrap().x, wall, "start {x0}: reaches the wall");
+    }
+}

@@ -1,0 +1,566 @@
+//! Windowed end-to-end tests: the real game binary in a real X window on a private Xvfb
+//! server, rendered by whatever Vulkan adapter exists (Mesa lavapipe in CI), driven with
+//! `xdotool` key presses and photographed with `xwd | convert`.
+//!
+//! - `run_and_jump`: hold Right, tap Space, screenshot, let `--exit-after` end the run; the
+//!   stats file must show the player ran right and left the ground, and the screenshot must
+//!   show a drawn game.
+//! - `escape_quits`: Esc closes the game with exit status 0 and the summary line.
+//! - `missing_level_is_one_line_error`: `--level /nonexistent.tmx` exits 2 with one stderr
+//!   line naming the file.
+//!
+//! Each test starts its own Xvfb (`-displayfd` lets the server pick a free display number, so
+//! the tests run in parallel with each other and with other users of the machine). Xvfb and
+//! the game are killed on every exit path (guards with `Drop`). When Xvfb, xdotool, xwd or
+//! convert is missing the tests fail and say to run `scripts/test`, which installs them.
+//!
+//! Clock: wall time (real processes, real sleeps).
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+const GAME: &str = env!("CARGO_BIN_EXE_ledge");
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// How long the game may take to show its window (debug build, software Vulkan, busy CPUs).
+const WINDOW_TIMEOUT: Duration = Duration::from_secs(45);
+
+/// Fails (never skips) when a tool the windowed tests need is not installed.
+fn require_tools(tools: &[&str]) {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| !std::env::split_paths(&path).any(|d| d.join(t).is_file()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "windowed end-to-end tests need {missing:?}, which is not installed: run scripts/test \
+         (it installs xvfb xauth xdotool x11-apps imagemagick mesa-vulkan-drivers libvulkan1 \
+         on Debian/Ubuntu)"
+    );
+}
+
+/// A scratch directory (removed on drop) with a private `XDG_RUNTIME_DIR` inside.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("ledge-e2e-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("xdg")).expect("create scratch dir");
+        fs::set_permissions(dir.join("xdg"), fs::Permissions::from_mode(0o700))
+            .expect("chmod 700 XDG_RUNTIME_DIR");
+        Scratch { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn xdg(&self) -> PathBuf {
+        self.dir.join("xdg")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Collects everything a pipe produces, on a thread (so a chatty child never blocks).
+fn drain(r: impl Read + Send + 'static) -> JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = BufReader::new(r).read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// A child process that is killed and reaped when dropped, unless it already finished.
+struct Proc {
+    name: String,
+    child: Child,
+    done: Option<ExitStatus>,
+    stdout: Option<JoinHandle<String>>,
+    stderr: Option<JoinHandle<String>>,
+}
+
+impl Proc {
+    /// Starts `cmd` with stdout and stderr captured.
+    fn spawn(name: &str, cmd: &mut Command) -> Proc {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start {name}: {e} (run scripts/test to install what the tests need)")
+            });
+        let stdout = child.stdout.take().map(drain);
+        let stderr = child.stderr.take().map(drain);
+        Proc {
+            name: name.to_owned(),
+            child,
+            done: None,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// The exit status if the process has finished.
+    fn poll(&mut self) -> Option<ExitStatus> {
+        if self.done.is_none() {
+            self.done = self.child.try_wait().expect("try_wait");
+        }
+        self.done
+    }
+
+    /// Waits up to `limit` for the process to finish.
+    fn wait_for(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(s) = self.poll() {
+                return Some(s);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Kills the process if it still runs, then returns its status and output.
+    fn finish(mut self) -> (Option<ExitStatus>, String, String) {
+        let status = self.poll();
+        if status.is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        let (out, err) = self.take_output();
+        (status, out, err)
+    }
+
+    /// Everything the process wrote (waits for its pipes to close: call once it has exited
+    /// or been killed).
+    fn take_output(&mut self) -> (String, String) {
+        let join = |h: Option<JoinHandle<String>>| {
+            h.map(|h| h.join().unwrap_or_default()).unwrap_or_default()
+        };
+        (join(self.stdout.take()), join(self.stderr.take()))
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if self.poll().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Runs a short helper command to completion, killing it and failing after `limit`.
+fn run_tool(cmd: &mut Command, what: &str, limit: Duration) -> (ExitStatus, String, String) {
+    let mut p = Proc::spawn(what, cmd);
+    let status = p.wait_for(limit);
+    let name = p.name.clone();
+    let (status, out, err) = p.finish();
+    match status {
+        Some(s) => (s, out, err),
+        None => panic!("{name} did not finish within {limit:?}; stderr: {err}"),
+    }
+}
+
+/// A private X server on a display number it picked itself.
+struct Xvfb {
+    display: String,
+    _proc: Proc,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
+        // -displayfd 1: Xvfb takes the first free display number (lock files decide) and
+        // writes it to our stdout pipe once it accepts connections.
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start Xvfb: {e}; run scripts/test (it installs xvfb)")
+            });
+        let stdout = child.stdout.take().expect("Xvfb stdout");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut line = String::new();
+            let _ = r.read_line(&mut line);
+            let _ = tx.send(line);
+            let _ = std::io::copy(&mut r, &mut std::io::sink());
+        });
+        let stderr = child.stderr.take().map(drain);
+        let proc = Proc {
+            name: "Xvfb".into(),
+            child,
+            done: None,
+            stdout: None,
+            stderr,
+        };
+        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+        let n: u32 = match line.trim().parse() {
+            Ok(n) => n,
+            Err(_) => {
+                let (_, _, err) = proc.finish();
+                panic!("Xvfb did not report a display number within 20 s; its stderr: {err}");
+            }
+        };
+        Xvfb {
+            display: format!(":{n}"),
+            _proc: proc,
+        }
+    }
+
+    /// Runs `xdotool ARGS` on this display.
+    fn xdotool(&self, args: &[&str]) -> (ExitStatus, String, String) {
+        run_tool(
+            Command::new("xdotool")
+                .args(args)
+                .env("DISPLAY", &self.display),
+            &format!("xdotool {}", args.join(" ")),
+            Duration::from_secs(10),
+        )
+    }
+
+    /// Runs `xdotool ARGS` and fails the test if it fails.
+    fn xdo(&self, args: &[&str]) -> String {
+        let (s, out, err) = self.xdotool(args);
+        assert!(
+            s.success(),
+            "xdotool {} failed ({s}): {err}",
+            args.join(" ")
+        );
+        out
+    }
+
+    /// Starts the game on this display with `args`.
+    fn game(&self, scratch: &Scratch, args: &[&str]) -> Proc {
+        Proc::spawn(
+            "ledge",
+            Command::new(GAME)
+                .args(args)
+                .current_dir(MANIFEST_DIR)
+                .env("DISPLAY", &self.display)
+                .env("XDG_RUNTIME_DIR", scratch.xdg())
+                .env_remove("WAYLAND_DISPLAY")
+                .env_remove("RUST_LOG"),
+        )
+    }
+
+    /// Waits for the game's visible window titled exactly `Ledge`; returns its id. Fails
+    /// early with the game's output when the game exits first.
+    fn wait_window(&self, game: &mut Proc) -> String {
+        let deadline = Instant::now() + WINDOW_TIMEOUT;
+        loop {
+            let (_, out, _) = self.xdotool(&["search", "--onlyvisible", "--name", "^Ledge$"]);
+            if let Some(id) = out.split_whitespace().next() {
+                return id.to_owned();
+            }
+            if let Some(s) = game.poll() {
+                let (out, err) = game.take_output();
+                panic!(
+                    "the game exited ({s}) before its window appeared\nstdout: {out}\nstderr: {err}"
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no window titled 'Ledge' on {} within {WINDOW_TIMEOUT:?}",
+                self.display
+            );
+            thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Gives `win` the keyboard focus (there is no window manager: activation may fail, and
+    /// plain X focus plus the pointer inside the window is what counts).
+    fn focus(&self, win: &str) {
+        let _ = self.xdotool(&["windowactivate", win]);
+        self.xdo(&["mousemove", "--window", win, "40", "40"]);
+        self.xdo(&["windowfocus", "--sync", win]);
+    }
+
+    /// Screenshot of the whole screen as PNG (`xwd -root | convert`).
+    fn screenshot(&self, png: &Path) {
+        let pipeline = format!(
+            "xwd -root -display '{}' -silent | convert xwd:- 'PNG:{}'",
+            self.display,
+            png.display()
+        );
+        let (s, _, err) = run_tool(
+            Command::new("sh").args(["-c", &pipeline]),
+            "xwd | convert",
+            Duration::from_secs(20),
+        );
+        assert!(s.success(), "screenshot failed ({s}): {err}");
+    }
+}
+
+/// A flat 120 x 22 tile level (ground from tile row 18 down, spawn at x = 56), written to
+/// `path` with the shipped tileset, so a blind run to the right never meets a pit.
+fn write_flat_level(path: &Path) {
+    let (w, h) = (120, 22);
+    let rows: Vec<String> = (0..h)
+        .map(|r| {
+            let gid = match r {
+                18 => "1",          // ground_top
+                r if r > 18 => "5", // ground_fill
+                _ => "0",
+            };
+            vec![gid; w].join(",")
+        })
+        .collect();
+    let tileset = Path::new(MANIFEST_DIR).join("assets/tilesets/ledge.tsx");
+    let tmx = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" tilewidth="16" tileheight="16" infinite="0" nextlayerid="3" nextobjectid="2">
+ <properties>
+  <property name="name" value="e2e flat"/>
+ </properties>
+ <tileset firstgid="1" source="{tileset}"/>
+ <layer id="1" name="tiles" width="{w}" height="{h}">
+  <data encoding="csv">
+{data}
+</data>
+ </layer>
+ <objectgroup id="2" name="objects">
+  <object id="1" name="start" type="spawn" x="56" y="288">
+   <point/>
+  </object>
+ </objectgroup>
+</map>
+"#,
+        tileset = tileset.display(),
+        data = rows.join(",\n"),
+    );
+    fs::write(path, tmx).expect("write flat level");
+}
+
+/// Decodes a PNG into RGB pixels: (width, height, rgb bytes).
+fn read_rgb(path: &Path) -> (usize, usize, Vec<u8>) {
+    let file = BufReader::new(fs::File::open(path).expect("open screenshot"));
+    let mut dec = png::Decoder::new(file);
+    dec.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = dec.read_info().expect("screenshot is a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut buf).expect("decode screenshot");
+    let (w, h) = (info.width as usize, info.height as usize);
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => panic!("palette not expanded"),
+    };
+    let mut rgb = Vec::with_capacity(w * h * 3);
+    for px in buf[..info.buffer_size()].chunks_exact(channels) {
+        match channels {
+            1 | 2 => rgb.extend_from_slice(&[px[0]; 3]),
+            _ => rgb.extend_from_slice(&px[..3]),
+        }
+    }
+    (w, h, rgb)
+}
+
+/// The window's rectangle on the root window: (x, y, width, height).
+fn window_rect(x: &Xvfb, win: &str) -> (usize, usize, usize, usize) {
+    let out = x.xdo(&["getwindowgeometry", "--shell", win]);
+    let vals: HashMap<&str, i64> = out
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .filter_map(|(k, v)| Some((k, v.trim().parse().ok()?)))
+        .collect();
+    let get = |k: &str| {
+        *vals
+            .get(k)
+            .unwrap_or_else(|| panic!("no {k} in geometry: {out}"))
+    };
+    (
+        get("X").max(0) as usize,
+        get("Y").max(0) as usize,
+        get("WIDTH") as usize,
+        get("HEIGHT") as usize,
+    )
+}
+
+fn summary_line(stdout: &str) -> Option<&str> {
+    stdout.lines().find(|l| l.starts_with("ledge: frames="))
+}
+
+#[test]
+fn run_and_jump() {
+    let scratch = Scratch::new("run");
+    let level = scratch.path("flat.tmx");
+    write_flat_level(&level);
+    let stats = scratch.path("stats.json");
+    let shot = scratch.path("shot.png");
+    let x = Xvfb::start();
+    let level_arg = level.to_str().expect("utf-8 temp path");
+    let stats_arg = stats.to_str().expect("utf-8 temp path");
+    let mut game = x.game(
+        &scratch,
+        &[
+            "--level",
+            level_arg,
+            "--fps-cap",
+            "60",
+            "--exit-after",
+            "9",
+            "--stats",
+            stats_arg,
+        ],
+    );
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+
+    // Run right, jump while running, keep running, photograph, let go.
+    x.xdo(&["keydown", "Right"]);
+    thread::sleep(Duration::from_millis(1000));
+    x.xdo(&["keydown", "space"]);
+    thread::sleep(Duration::from_millis(150));
+    x.xdo(&["keyup", "space"]);
+    thread::sleep(Duration::from_millis(500));
+    x.screenshot(&shot);
+    x.xdo(&["keyup", "Right"]);
+    let rect = window_rect(&x, &win);
+
+    // --exit-after 9 ends the game; a game still running 30 s later is a failure.
+    let status = game.wait_for(Duration::from_secs(40));
+    let (_, stdout, stderr) = game.finish();
+    let status = status.unwrap_or_else(|| {
+        panic!("the game did not exit by itself (--exit-after 9); killed\nstdout: {stdout}\nstderr: {stderr}")
+    });
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(status.success(), "game exit status {status}{ctx}");
+    assert!(
+        summary_line(&stdout).is_some(),
+        "no 'ledge: frames=' summary line{ctx}"
+    );
+
+    let text = fs::read_to_string(&stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
+    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
+    let num = |k: &str| {
+        s[k].as_f64()
+            .unwrap_or_else(|| panic!("stats field {k} missing or not a number: {text}"))
+    };
+    let ctx = format!("\nstats: {text}{ctx}");
+    assert!(num("frames") > 60.0, "frames <= 60{ctx}");
+    assert!(num("ticks") > 60.0, "ticks <= 60{ctx}");
+    assert!(
+        num("player_x") > num("start_x") + 48.0,
+        "the player did not run right (holding Right){ctx}"
+    );
+    assert!(
+        num("max_rise") > 8.0,
+        "the player never left the ground (Space){ctx}"
+    );
+    assert!(num("jumps") >= 1.0, "no jump counted (Space){ctx}");
+
+    // The screenshot: a drawn game in the window's rectangle, not one flat or black colour.
+    let (w, h, rgb) = read_rgb(&shot);
+    let (x0, y0, ww, wh) = rect;
+    let (x1, y1) = ((x0 + ww).min(w), (y0 + wh).min(h));
+    assert!(
+        x1 > x0 + 100 && y1 > y0 + 100,
+        "window {rect:?} not on the {w}x{h} screenshot"
+    );
+    let mut colours = HashSet::new();
+    let (mut black, mut total) = (0usize, 0usize);
+    for y in y0..y1 {
+        for px in rgb[(y * w + x0) * 3..(y * w + x1) * 3].chunks_exact(3) {
+            colours.insert([px[0], px[1], px[2]]);
+            black += usize::from(px == [0, 0, 0]);
+            total += 1;
+        }
+    }
+    let kept = std::env::temp_dir().join("ledge-e2e-last-shot.png");
+    let _ = fs::copy(&shot, &kept);
+    let where_ = format!("(screenshot copied to {})", kept.display());
+    assert!(colours.len() > 1, "the window is one flat colour {where_}");
+    assert!(
+        colours.len() > 16,
+        "only {} distinct colours in the window: not a drawn game {where_}",
+        colours.len()
+    );
+    assert!(
+        black * 2 < total,
+        "{black} of {total} window pixels are pure black: not rendered {where_}"
+    );
+}
+
+#[test]
+fn escape_quits() {
+    let scratch = Scratch::new("esc");
+    let x = Xvfb::start();
+    let mut game = x.game(&scratch, &["--fps-cap", "60"]);
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    thread::sleep(Duration::from_millis(300));
+    x.xdo(&["key", "Escape"]);
+    let status = game.wait_for(Duration::from_secs(10));
+    let (_, stdout, stderr) = game.finish();
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    let status =
+        status.unwrap_or_else(|| panic!("Esc did not quit the game within 10 s; killed{ctx}"));
+    assert!(status.success(), "exit status after Esc: {status}{ctx}");
+    assert!(
+        summary_line(&stdout).is_some(),
+        "no 'ledge: frames=' summary line after Esc{ctx}"
+    );
+}
+
+#[test]
+fn missing_level_is_one_line_error() {
+    let scratch = Scratch::new("badlevel");
+    let x = Xvfb::start();
+    let mut game = x.game(&scratch, &["--level", "/nonexistent.tmx"]);
+    let status = game.wait_for(Duration::from_secs(20));
+    let (_, stdout, stderr) = game.finish();
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    let status =
+        status.unwrap_or_else(|| panic!("the game kept running with a missing level{ctx}"));
+    assert_eq!(
+        status.code(),
+        Some(2),
+        "exit status for a missing level{ctx}"
+    );
+    assert!(
+        !stderr.contains("panicked"),
+        "a panic instead of an error{ctx}"
+    );
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "want exactly one stderr line{ctx}");
+    assert!(
+        lines[0].contains("/nonexistent.tmx"),
+        "the error does not name the file{ctx}"
+    );
+}

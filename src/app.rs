@@ -16,6 +16,7 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`).
 
 use crate::game_loop::{Loop, LoopConfig};
+use crate::lab::record::Recorder;
 use crate::input::InputEvent;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
@@ -51,6 +52,9 @@ pub struct AppOptions {
     pub stats: Option<PathBuf>,
     /// Tuning file; `None`: `tuning.toml` in the assets folder.
     pub tuning: Option<PathBuf>,
+    /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
+    /// state hash). A recording covers one level: finishing it ends the session.
+    pub record: Option<PathBuf>,
 }
 
 /// What a play session did, printed at exit.
@@ -270,6 +274,16 @@ struct App {
     error: Option<anyhow::Error>,
     /// While nothing can be drawn: when to try the next frame.
     idle_until: Option<Instant>,
+    /// `--record`: the session as a lab script.
+    recorder: Option<Recorder>,
+}
+
+/// Hand an edge to the loop and, when recording, to the recorder, with the same time.
+fn push_at(game: &mut Loop, recorder: &mut Option<Recorder>, t: u64, ev: InputEvent) {
+    if let Some(r) = recorder {
+        r.event(t, &ev);
+    }
+    game.push_event(t, ev);
 }
 
 /// Frame interval while the window cannot be drawn (minimised, occluded): 60 Hz.
@@ -283,7 +297,7 @@ impl App {
 
     fn push(&mut self, ev: InputEvent) {
         let t = self.now_ns();
-        self.game.push_event(t, ev);
+        push_at(&mut self.game, &mut self.recorder, t, ev);
     }
 
     fn exit_due(&self) -> bool {
@@ -345,7 +359,15 @@ impl App {
         }
         let now = self.now_ns();
         self.game.frame(now);
+        if let Some(r) = &mut self.recorder {
+            r.frame(now);
+        }
         if self.game.world().level_complete {
+            if self.recorder.is_some() {
+                // A recording replays one level: end the session on its goal.
+                event_loop.exit();
+                return;
+            }
             self.advance_level();
         }
         self.min_y = self.min_y.min(self.game.world().player.pos.y);
@@ -461,9 +483,9 @@ impl ApplicationHandler for App {
                     return;
                 }
                 let t = self.now_ns();
-                let game = &mut self.game;
+                let (game, rec) = (&mut self.game, &mut self.recorder);
                 self.keyboard
-                    .key_event(&event, is_synthetic, &mut |ev| game.push_event(t, ev));
+                    .key_event(&event, is_synthetic, &mut |ev| push_at(game, rec, t, ev));
             }
             WindowEvent::Focused(focused) => {
                 if focused {
@@ -474,6 +496,9 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::Resized(size) => {
+                if let Some(r) = &mut self.recorder {
+                    r.resize(size.width, size.height);
+                }
                 if let Some(g) = &mut self.gfx {
                     g.gpu.resize(size.width, size.height);
                     g.window.request_redraw();
@@ -493,8 +518,8 @@ impl ApplicationHandler for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if self.start.is_some() {
             let t = self.now_ns();
-            let game = &mut self.game;
-            self.pads.poll(&mut |ev| game.push_event(t, ev));
+            let (game, rec) = (&mut self.game, &mut self.recorder);
+            self.pads.poll(&mut |ev| push_at(game, rec, t, ev));
         }
         if self.exit_due() {
             event_loop.exit();
@@ -540,7 +565,12 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     };
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
-    let game = Loop::new(level.clone(), tuning, LoopConfig::default())
+    let config = LoopConfig::default();
+    let recorder = opts
+        .record
+        .as_ref()
+        .map(|path| Recorder::new(path, &level_path, &tuning, &config));
+    let game = Loop::new(level.clone(), tuning, config)
         .map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
 
     let mut builder = EventLoop::builder();
@@ -567,6 +597,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         min_y: start_pos.y,
         error: None,
         idle_until: None,
+        recorder,
     };
     event_loop
         .run_app(&mut app)
@@ -575,6 +606,10 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         return Err(e);
     }
     let summary = app.summary();
+    if let Some(rec) = app.recorder.take() {
+        let path = rec.finish(summary.state_hash)?;
+        log::info!("recorded the session to {}", path.display());
+    }
     println!("{}", summary.line());
     if let Some(path) = &app.opts.stats {
         let text = serde_json::to_string_pretty(&summary.to_json())?;

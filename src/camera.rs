@@ -8,7 +8,8 @@
 //! between camera and player is constant. Vertical: platform snapping — the camera's target
 //! height changes when the player lands on a new height (not on every jump), and eases there;
 //! it also follows at once when the player leaves the vertical margin (long falls). Both axes
-//! clamp to the level bounds (a level smaller than the view is centred). Reduced motion
+//! clamp to the level bounds (a level narrower than the view is centred, a shorter one
+//! bottom-aligned). Reduced motion
 //! removes the easing.
 
 use crate::level::Level;
@@ -89,10 +90,12 @@ impl Camera {
         self.clamp(level);
     }
 
+    /// Keep the view inside the level. A level narrower than the view is centred; one shorter
+    /// than the view is bottom-aligned (the ground stays at the bottom edge, open sky above).
     fn clamp(&mut self, level: &Level) {
         let size = level.size_px();
-        for (c, extent, view) in [(&mut self.centre.x, size.x, VIEW_SIZE.x), (&mut self.centre.y, size.y, VIEW_SIZE.y)] {
-            *c = if extent <= view { extent / 2.0 } else { c.clamp(view / 2.0, extent - view / 2.0) };
-        }
+        let half = VIEW_SIZE / 2.0;
+        self.centre.x = if size.x <= VIEW_SIZE.x { size.x / 2.0 } else { self.centre.x.clamp(half.x, size.x - half.x) };
+        self.centre.y = if size.y <= VIEW_SIZE.y { size.y - half.y } else { self.centre.y.clamp(half.y, size.y - half.y) };
     }
 }

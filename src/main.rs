@@ -29,6 +29,9 @@ struct Cli {
     /// Tuning file (default: assets/tuning.toml).
     #[arg(long, value_name = "FILE")]
     tuning: Option<PathBuf>,
+    /// Record the session as a lab script; `ledge lab FILE` replays it to the same state hash.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
                 exit_after: cli.exit_after,
                 stats: cli.stats,
                 tuning: cli.tuning,
+                record: cli.record,
             };
             ledge::app::run(opts).map(|_| ())
         }

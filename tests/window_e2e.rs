@@ -9,8 +9,8 @@
 //! - `missing_level_is_one_line_error`: `--level /nonexistent.tmx` exits 2 with one stderr
 //!   line naming the file.
 //!
-//! Each test starts its own Xvfb (`-displayfd` lets the server pick a free display number, so
-//! the tests run in parallel with each other and with other users of the machine). Xvfb and
+//! Each test starts its own Xvfb on a free display number in `:90..=:159` (Xvfb's lock file
+//! decides, so the tests run in parallel with each other and with other users of the machine). Xvfb and
 //! the game are killed on every exit path (guards with `Drop`). When Xvfb, xdotool, xwd or
 //! convert is missing the tests fail and say to run `scripts/test`, which installs them.
 //!
@@ -20,9 +20,10 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -173,7 +174,7 @@ impl Drop for Proc {
 /// Runs a short helper command to completion, killing it and failing after `limit`.
 fn run_tool(cmd: &mut Command, what: &str, limit: Duration) -> (ExitStatus, String, String) {
     let mut p = Proc::spawn(what, cmd);
-    let status = p.wait_for(limit);
+    p.wait_for(limit);
     let name = p.name.clone();
     let (status, out, err) = p.finish();
     match status {
@@ -182,63 +183,73 @@ fn run_tool(cmd: &mut Command, what: &str, limit: Duration) -> (ExitStatus, Stri
     }
 }
 
-/// A private X server on a display number it picked itself.
+/// First and last X display numbers the tests try (`:90` .. `:159`).
+const DISPLAYS: std::ops::RangeInclusive<u32> = 90..=159;
+
+/// Spreads the display numbers that parallel tests of this process try first.
+static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
+
+/// A private X server. Dropping it kills the server and removes its lock file and socket.
 struct Xvfb {
     display: String,
-    _proc: Proc,
+    number: u32,
+    proc: Option<Proc>,
 }
 
 impl Xvfb {
+    /// Starts `Xvfb :N` on a free display number N in [`DISPLAYS`] and waits until it
+    /// accepts connections. Xvfb's own lock file (`/tmp/.XN-lock`, taken atomically) decides
+    /// who owns a number, so parallel tests and other users of the machine never share one.
     fn start() -> Xvfb {
         require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
-        // -displayfd 1: Xvfb takes the first free display number (lock files decide) and
-        // writes it to our stdout pipe once it accepts connections.
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1280x800x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start Xvfb: {e}; run scripts/test (it installs xvfb)")
-            });
-        let stdout = child.stdout.take().expect("Xvfb stdout");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut line = String::new();
-            let _ = r.read_line(&mut line);
-            let _ = tx.send(line);
-            let _ = std::io::copy(&mut r, &mut std::io::sink());
-        });
-        let stderr = child.stderr.take().map(drain);
-        let proc = Proc {
-            name: "Xvfb".into(),
-            child,
-            done: None,
-            stdout: None,
-            stderr,
-        };
-        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
-        let n: u32 = match line.trim().parse() {
-            Ok(n) => n,
-            Err(_) => {
-                let (_, _, err) = proc.finish();
-                panic!("Xvfb did not report a display number within 20 s; its stderr: {err}");
+        let span = DISPLAYS.end() - DISPLAYS.start() + 1;
+        let first = std::process::id() * 7 + NEXT_DISPLAY.fetch_add(5, Ordering::Relaxed);
+        let mut last_err = String::new();
+        for i in 0..span {
+            let n = DISPLAYS.start() + (first + i) % span;
+            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
+            if owner_alive(&lock) {
+                continue; // taken: do not even try
             }
-        };
-        Xvfb {
-            display: format!(":{n}"),
-            _proc: proc,
+            let mut proc = Proc::spawn(
+                "Xvfb",
+                Command::new("Xvfb").args([
+                    &format!(":{n}"),
+                    "-screen",
+                    "0",
+                    "1280x800x24",
+                    "-nolisten",
+                    "tcp",
+                ]),
+            );
+            let pid = proc.child.id();
+            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+            let deadline = Instant::now() + Duration::from_secs(20);
+            let ready = loop {
+                if proc.poll().is_some() {
+                    break false; // lost the race for this number (or cannot start at all)
+                }
+                let ours = fs::read_to_string(&lock)
+                    .is_ok_and(|t| t.trim().parse::<u32>().ok() == Some(pid));
+                if ours && UnixStream::connect(&socket).is_ok() {
+                    break true;
+                }
+                if Instant::now() >= deadline {
+                    break false;
+                }
+                thread::sleep(Duration::from_millis(20));
+            };
+            if ready {
+                return Xvfb {
+                    display: format!(":{n}"),
+                    number: n,
+                    proc: Some(proc),
+                };
+            }
+            let (status, _, err) = proc.finish();
+            last_err = format!(":{n}: {status:?}: {err}");
         }
+        panic!("could not start Xvfb on any display in {DISPLAYS:?}; last try {last_err}");
     }
 
     /// Runs `xdotool ARGS` on this display.
@@ -323,6 +334,23 @@ impl Xvfb {
         );
         assert!(s.success(), "screenshot failed ({s}): {err}");
     }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        // SIGKILL leaves the lock file and socket behind: remove them (they are ours).
+        drop(self.proc.take());
+        let _ = fs::remove_file(format!("/tmp/.X{}-lock", self.number));
+        let _ = fs::remove_file(format!("/tmp/.X11-unix/X{}", self.number));
+    }
+}
+
+/// Whether the X lock file at `path` names a running process.
+fn owner_alive(path: &Path) -> bool {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.trim().parse::<u32>().ok())
+        .is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists())
 }
 
 /// A flat 120 x 22 tile level (ground from tile row 18 down, spawn at x = 56), written to
@@ -502,9 +530,13 @@ fn run_and_jump() {
             total += 1;
         }
     }
-    let kept = std::env::temp_dir().join("ledge-e2e-last-shot.png");
-    let _ = fs::copy(&shot, &kept);
-    let where_ = format!("(screenshot copied to {})", kept.display());
+    let where_ = if colours.len() <= 16 || black * 2 >= total {
+        let kept = std::env::temp_dir().join("ledge-e2e-failed-shot.png");
+        let _ = fs::copy(&shot, &kept);
+        format!("(screenshot kept as {})", kept.display())
+    } else {
+        String::new()
+    };
     assert!(colours.len() > 1, "the window is one flat colour {where_}");
     assert!(
         colours.len() > 16,

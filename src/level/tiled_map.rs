@@ -260,6 +260,9 @@ fn read_tiles(
     // tiled 0.16 indexes its cell vector without checking it holds width x height cells, so
     // a layer whose data is too short panics inside `get_tile`: read the cells under
     // catch_unwind and report that as bad data instead.
+    // The default hook would still print the crate's panic message; silence it for this read.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
     let cells = std::panic::catch_unwind(|| {
         let mut cells = Vec::with_capacity(width * height);
         for y in 0..height as i32 {
@@ -271,8 +274,9 @@ fn read_tiles(
             }
         }
         cells
-    })
-    .map_err(|_| {
+    });
+    std::panic::set_hook(previous_hook);
+    let cells = cells.map_err(|_| {
         format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data")
     })?;
 

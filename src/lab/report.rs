@@ -118,6 +118,10 @@ pub struct SummaryReport {
     pub surface_configures: u64,
     /// Stable hash of the simulation state after the last tick, 16 hex digits.
     pub state_hash: String,
+    /// Deaths (hazards, falls): the respawns that were not teleports. An addition to LAB.md.
+    pub deaths: u64,
+    /// The goal was reached. An addition to LAB.md.
+    pub level_complete: bool,
 }
 
 /// The whole report. `frames` and `ticks` are `None` with `--summary`.

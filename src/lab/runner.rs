@@ -186,6 +186,8 @@ pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
             respawns: t.respawns,
             surface_configures: configures,
             state_hash: format!("{:016x}", lp.state_hash()),
+            deaths: lp.world().deaths,
+            level_complete: lp.world().level_complete,
         },
     })
 }

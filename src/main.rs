@@ -49,11 +49,14 @@ enum Command {
         /// Leave out `frames` and `ticks` (long soak scripts).
         #[arg(long)]
         summary: bool,
+        /// Draw frame FRAME (index from 0) off-screen to PATH.png, 1280x720; repeatable.
+        #[arg(long, value_name = "FRAME=PATH.png")]
+        shot: Vec<String>,
     },
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles=off")).init();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -70,7 +73,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Lab { script, json, summary }) => ledge::lab::run_cli(&script, json.as_deref(), summary),
+        Some(Command::Lab { script, json, summary, shot }) => {
+            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot)
+        }
         None => {
             if let Some(hz) = cli.fps_cap {
                 if !(hz.is_finite() && hz > 0.0) {

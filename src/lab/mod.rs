@@ -8,18 +8,26 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod script;
+pub mod shots;
 
-pub use runner::{run_script, LabError, LabOptions};
+pub use runner::{run_script, run_script_observed, LabError, LabOptions};
 
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// Entry point for `ledge lab SCRIPT [--json OUT] [--summary]`: read the script (`-` for
-/// standard input), run it, write the report (atomically when OUT is a file).
+/// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...`: read
+/// the script (`-` for standard input), run it, draw the asked-for frames, write the report
+/// (atomically when OUT is a file).
 ///
 /// # Errors
 /// A one-line message naming the script, the line and the problem (exit status 2 in `main`).
-pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool) -> anyhow::Result<()> {
+pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool, shots: &[String]) -> anyhow::Result<()> {
+    let mut wanted = std::collections::BTreeMap::new();
+    for s in shots {
+        let (frame, path) = shots::parse_shot(s).map_err(|e| anyhow::anyhow!(e))?;
+        wanted.insert(frame, path);
+    }
+    let mut shooter = shots::Shooter::new(wanted);
     let (text, name, dir) = if script == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
@@ -31,7 +39,10 @@ pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool) -> anyhow:
         (s, script.to_string(), dir)
     };
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
-    let report = run_script(&text, &opts)?;
+    let report = run_script_observed(&text, &opts, &mut |f, lp| shooter.observe(f, lp))?;
+    if let Some(first) = shooter.missed().first() {
+        anyhow::bail!("{}: --shot {first}: the script has only {} frames", opts.script_name, report.summary.frames);
+    }
     let out = report.to_json();
     match json {
         Some(path) => {

@@ -76,6 +76,19 @@ struct Pending {
 /// [`LabError`] for a malformed script, a bad override, a missing or malformed level, an event
 /// offset past its frame, or an `@MS` already in the past.
 pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
+    run_script_observed(text, opts, &mut |_, _| Ok(()))
+}
+
+/// [`run_script`], calling `observe(frame_index, &loop)` after every frame (frame indices from
+/// 0, as in the report), e.g. to draw screenshots. An observer error stops the run.
+///
+/// # Errors
+/// As [`run_script`], plus the observer's error, reported on the line of the frame directive.
+pub fn run_script_observed(
+    text: &str,
+    opts: &LabOptions,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), String>,
+) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
     let mut lp = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
@@ -123,6 +136,7 @@ pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
                     pending.retain(|p| p.t_ns > clock_ns);
                     let f = lp.frame(clock_ns);
                     last_steps = f.steps;
+                    observe(frame_index, &lp).map_err(|e| fail(*line, e))?;
                     if !opts.summary_only {
                         let w = lp.world();
                         let (drawn, cam) = (lp.drawn(), lp.camera().centre);

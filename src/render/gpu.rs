@@ -16,7 +16,8 @@
 //!    recreates the surface, `Suboptimal` is drawn and presented then reconfigured,
 //!    `Validation` is logged and the frame skipped. Nothing a window manager can do panics.
 
-use super::surface_state::SurfaceState;
+use super::surface_state::{self, Acquired, SurfaceState};
+pub use super::surface_state::SurfaceStats;
 use std::sync::Arc;
 use winit::window::Window;
 
@@ -186,27 +187,6 @@ pub struct SurfaceFrame {
     suboptimal: bool,
 }
 
-/// What happened to acquires and presents so far, for logs and the summary.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SurfaceStats {
-    /// Frames presented.
-    pub presented: u64,
-    /// Acquires that returned `Timeout` (frame skipped).
-    pub timeouts: u64,
-    /// Acquires that returned `Occluded` (frame skipped).
-    pub occluded: u64,
-    /// Acquires that returned `Outdated` (reconfigured).
-    pub outdated: u64,
-    /// Acquires that returned `Lost` (surface recreated).
-    pub lost: u64,
-    /// Acquires that returned `Suboptimal` (presented, then reconfigured).
-    pub suboptimal: u64,
-    /// Acquires that returned `Validation` (logged, frame skipped).
-    pub validation: u64,
-    /// Frames not drawn because the window had zero area.
-    pub zero_size: u64,
-}
-
 /// The GPU with a window surface. See the module docs for the lifecycle.
 #[derive(Debug)]
 pub struct Gpu {
@@ -330,63 +310,46 @@ impl Gpu {
     }
 
     /// Get the next frame to draw into, or `None` when this frame must be skipped (zero-size
-    /// window, `Timeout`, `Occluded`, `Validation`, or a reconfigure that did not help).
+    /// window, `Timeout`, `Occluded`, `Validation`, or a reconfigure that did not help). The
+    /// decisions are [`surface_state::acquire`]'s, tested without a GPU.
     pub fn acquire(&mut self) -> Option<SurfaceFrame> {
-        if !self.state.drawable() {
-            self.stats.zero_size += 1;
-            return None;
-        }
-        // One retry after a reconfigure (Outdated) or a recreated surface (Lost).
-        for attempt in 0..2 {
-            use wgpu::CurrentSurfaceTexture as C;
-            let (texture, suboptimal) = match self.surface.get_current_texture() {
-                C::Success(t) => (t, false),
-                C::Suboptimal(t) => {
-                    self.stats.suboptimal += 1;
-                    (t, true)
+        use wgpu::CurrentSurfaceTexture as C;
+        let Self { ctx, window, surface, config, state, stats } = self;
+        let surface = std::cell::RefCell::new(surface);
+        let (texture, suboptimal) = surface_state::acquire(
+            state,
+            stats,
+            || match surface.borrow().get_current_texture() {
+                C::Success(t) => (Acquired::Success, Some(t)),
+                C::Suboptimal(t) => (Acquired::Suboptimal, Some(t)),
+                C::Timeout => (Acquired::Timeout, None),
+                C::Occluded => (Acquired::Occluded, None),
+                C::Outdated => (Acquired::Outdated, None),
+                C::Lost => (Acquired::Lost, None),
+                C::Validation => (Acquired::Validation, None),
+            },
+            |(w, h)| {
+                config.width = w;
+                config.height = h;
+                surface.borrow().configure(&ctx.device, config);
+            },
+            || match ctx.instance.create_surface(window.clone()) {
+                Ok(new) => {
+                    **surface.borrow_mut() = new;
+                    true
                 }
-                C::Timeout => {
-                    self.stats.timeouts += 1;
-                    log::debug!("surface acquire timed out; skipping the frame");
-                    return None;
+                Err(e) => {
+                    log::error!("cannot recreate the lost surface: {e}");
+                    false
                 }
-                C::Occluded => {
-                    self.stats.occluded += 1;
-                    return None;
-                }
-                C::Outdated => {
-                    self.stats.outdated += 1;
-                    log::debug!("surface outdated; reconfiguring (attempt {attempt})");
-                    self.reconfigure();
-                    continue;
-                }
-                C::Lost => {
-                    self.stats.lost += 1;
-                    log::warn!("surface lost; recreating it (attempt {attempt})");
-                    if !self.recreate_surface() {
-                        return None;
-                    }
-                    continue;
-                }
-                C::Validation => {
-                    self.stats.validation += 1;
-                    log::error!("surface acquire raised a validation error; skipping the frame");
-                    return None;
-                }
-            };
-            let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
-                label: Some("surface frame view"),
-                ..Default::default()
-            });
-            let size = (texture.texture.width(), texture.texture.height());
-            return Some(SurfaceFrame {
-                texture,
-                view,
-                size,
-                suboptimal,
-            });
-        }
-        None
+            },
+        )?;
+        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("surface frame view"),
+            ..Default::default()
+        });
+        let size = (texture.texture.width(), texture.texture.height());
+        Some(SurfaceFrame { texture, view, size, suboptimal })
     }
 
     /// Present a frame drawn and submitted since [`Gpu::acquire`]; a `Suboptimal` frame is
@@ -403,22 +366,6 @@ impl Gpu {
         self.stats.presented += 1;
         if suboptimal {
             self.reconfigure();
-        }
-    }
-
-    /// Make a new surface for the window after `Lost`, and configure it. Returns false (and
-    /// logs) when the surface cannot be recreated; the next frame tries again.
-    fn recreate_surface(&mut self) -> bool {
-        match self.ctx.instance.create_surface(self.window.clone()) {
-            Ok(surface) => {
-                self.surface = surface;
-                self.reconfigure();
-                true
-            }
-            Err(e) => {
-                log::error!("cannot recreate the lost surface: {e}");
-                false
-            }
         }
     }
 }

@@ -4,7 +4,7 @@
 //! ns once; nothing accumulates in floating point).
 
 use super::report::*;
-use super::script::{parse, At, LevelSource, Script, ScriptEvent, Step};
+use super::script::{parse, At, LevelSource, Script, Step};
 use crate::game_loop::{Loop, LoopConfig};
 use crate::input::InputEvent;
 use crate::level::{ascii::parse_ascii, tiled_map::load_tmx, Level};
@@ -43,22 +43,6 @@ pub fn ms_to_ns(ms: f64) -> u64 {
 
 fn ns_to_ms(ns: u64) -> f64 {
     ns as f64 / 1e6
-}
-
-fn to_input(ev: ScriptEvent) -> InputEvent {
-    use InputEvent as I;
-    use ScriptEvent as S;
-    match ev {
-        S::Press(s, a) => I::Press(s, a),
-        S::Release(s, a) => I::Release(s, a),
-        S::Repeat(s, a) => I::Repeat(s, a),
-        S::SyntheticPress(s, a) => I::SyntheticPress(s, a),
-        S::FocusLost => I::FocusLost,
-        S::FocusGained => I::FocusGained,
-        S::PadConnect => I::PadConnected,
-        S::PadDisconnect => I::PadDisconnected,
-        S::AxisX(v) => I::AxisX(v),
-    }
 }
 
 /// An event waiting for the frame whose interval contains its time.
@@ -119,7 +103,7 @@ pub fn run_script_observed(
                         (t, false)
                     }
                 };
-                pending.push(Pending { t_ns, event: to_input(event), line: *line, relative });
+                pending.push(Pending { t_ns, event, line: *line, relative });
             }
             Step::Frame { ms, count } => {
                 for _ in 0..count {

@@ -2,7 +2,7 @@
 //!
 //! Clock: none; parsing happens before the scripted clock starts. Every error names the line.
 
-use crate::input::{Action, Source};
+use crate::input::{Action, InputEvent, Source};
 use std::fmt;
 
 /// When an input edge arrives on the scripted wall clock.
@@ -12,29 +12,6 @@ pub enum At {
     AfterFrame(f64),
     /// Milliseconds since the start of the script (`@MS`).
     Absolute(f64),
-}
-
-/// An input edge the script sends.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ScriptEvent {
-    /// `press ACTION [pad]` (the keyboard unless `pad`).
-    Press(Source, Action),
-    /// `release ACTION [pad]`.
-    Release(Source, Action),
-    /// `repeat ACTION [pad]` (OS auto-repeat).
-    Repeat(Source, Action),
-    /// `press ACTION synthetic [pad]`.
-    SyntheticPress(Source, Action),
-    /// `focus lost`.
-    FocusLost,
-    /// `focus gained`.
-    FocusGained,
-    /// `pad connect`.
-    PadConnect,
-    /// `pad disconnect`.
-    PadDisconnect,
-    /// `axis X VALUE` (raw stick x).
-    AxisX(f32),
 }
 
 /// One timeline directive, with its 1-based script line.
@@ -49,8 +26,8 @@ pub enum Step {
     },
     /// An input edge.
     Event {
-        /// The edge.
-        event: ScriptEvent,
+        /// The edge (keyboard unless the script says `pad`).
+        event: InputEvent,
         /// When it arrives.
         at: At,
     },
@@ -226,19 +203,19 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 let at = timing(next, n)?;
                 no_more(toks, n)?;
                 let event = match (head, synthetic) {
-                    ("press", true) => ScriptEvent::SyntheticPress(src, a),
-                    ("press", false) => ScriptEvent::Press(src, a),
-                    ("release", _) => ScriptEvent::Release(src, a),
-                    _ => ScriptEvent::Repeat(src, a),
+                    ("press", true) => InputEvent::SyntheticPress(src, a),
+                    ("press", false) => InputEvent::Press(src, a),
+                    ("release", _) => InputEvent::Release(src, a),
+                    _ => InputEvent::Repeat(src, a),
                 };
                 script.steps.push((Step::Event { event, at }, n));
             }
             "focus" | "pad" => {
                 let event = match (head, toks.next()) {
-                    ("focus", Some("lost")) => ScriptEvent::FocusLost,
-                    ("focus", Some("gained")) => ScriptEvent::FocusGained,
-                    ("pad", Some("connect")) => ScriptEvent::PadConnect,
-                    ("pad", Some("disconnect")) => ScriptEvent::PadDisconnect,
+                    ("focus", Some("lost")) => InputEvent::FocusLost,
+                    ("focus", Some("gained")) => InputEvent::FocusGained,
+                    ("pad", Some("connect")) => InputEvent::PadConnected,
+                    ("pad", Some("disconnect")) => InputEvent::PadDisconnected,
                     (_, w) => {
                         let want = if head == "focus" { "lost or gained" } else { "connect or disconnect" };
                         return err(n, format!("{head}: expected {want}, got '{}'", w.unwrap_or("")));
@@ -258,7 +235,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 let at = timing(toks.next(), n)?;
                 no_more(toks, n)?;
-                script.steps.push((Step::Event { event: ScriptEvent::AxisX(v as f32), at }, n));
+                script.steps.push((Step::Event { event: InputEvent::AxisX(v as f32), at }, n));
             }
             "resize" => {
                 let w = non_negative(toks.next(), "resize W", n)?;
@@ -302,7 +279,7 @@ mod tests {
         assert_eq!(s.level, LevelSource::Inline(vec!["..P.".into(), "####".into()], 5));
         assert_eq!(s.steps[0], (Step::Frame { ms: 16.6667, count: 3 }, 8));
         assert_eq!(s.steps.len(), 12);
-        assert_eq!(s.steps[5].0, Step::Event { event: ScriptEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) });
+        assert_eq!(s.steps[5].0, Step::Event { event: InputEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) });
     }
 
     #[test]

@@ -1,28 +1,62 @@
 //! The game's event loop: a winit 0.30 [`ApplicationHandler`] that owns the window, the GPU and
 //! the [`Loop`], and hands every event over with the time it arrived.
 //!
-//! Clock: event loop. Input edges (keyboard, focus, gamepad) are stamped with
-//! `Instant::now()` when handled, as nanoseconds since the game clock started (once the window
-//! and GPU are ready), and pushed into the loop; the loop's fixed tick decides which tick each
-//! belongs to. One render frame per `RedrawRequested`:
+//! Clock: event loop. Input edges (keyboard, focus, gamepad) are stamped with the *game clock*
+//! ([`GameClock`]: nanoseconds since the clock started, once the window and GPU are ready,
+//! minus the time spent paused) when handled, and pushed into the loop; the loop's fixed tick
+//! decides which tick each belongs to. One render frame per `RedrawRequested`:
 //!
 //! 1. `--fps-cap`: sleep, then spin, until the next deadline ([`Pacer`]);
-//! 2. `now` → [`Loop::frame`] (latch, ticks, interpolation, camera);
-//! 3. level complete → load the next level (`levelN+1.tmx` beside the current one, else back
-//!    to the first);
-//! 4. acquire → [`SpriteRenderer`] draws [`Loop::view`] → submit → present;
+//! 2. playing only: game clock → [`Loop::frame`] (latch, ticks, interpolation, camera), the
+//!    frame's stats → the F3 [`Telemetry`] ring;
+//! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
+//!    the last one, show the end screen;
+//! 4. acquire → [`SpriteRenderer`] draws [`Loop::view`] → the overlay pass draws the HUD,
+//!    F3 overlay, pause or end screen ([`overlay`] builds them as quads and text;
+//!    [`TextRenderer`] draws the text with glyphon) → submit → present;
 //! 5. `--exit-after` reached → exit, else request the next redraw.
 //!
-//! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`).
+//! # Keys (beside the game's own bindings in [`crate::input::keyboard`])
+//!
+//! | key | playing | paused | end screen |
+//! |---|---|---|---|
+//! | Esc | pause | resume | quit |
+//! | Q | — | quit | quit |
+//! | Enter | — | — | play again from the first level |
+//! | F3 | telemetry overlay on/off | same | same |
+//! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
+//!
+//! Losing window focus also pauses (the latch's release-all happens as before); coming back
+//! needs Esc. Only a focus the window had counts: the "unfocused" X11 reports as the window
+//! opens does not pause. Quitting any way (Q, Esc on the end screen, closing the window, `--exit-after`)
+//! prints the same summary.
+//!
+//! # Pause, the clock and `--record`
+//!
+//! Pausing freezes the game clock: [`GameClock`] keeps the paused wall time as an integer
+//! offset in nanoseconds, and every time handed to the loop *and* the recorder is the same
+//! `wall - offset` value, so the loop never sees the pause (no long frame, no clamp event)
+//! and a recording holds no paused time: `ledge lab` replays it to the same state hash. While
+//! paused no [`Loop::frame`] runs and no frame is recorded. On pausing, the keyboard's held
+//! actions are released at the pause instant (recorded as ordinary releases) and forgotten;
+//! game keys are not forwarded while paused, so after resuming a key must be pressed again.
+//! Gamepad events keep flowing with the frozen time and take effect on resume.
+//!
+//! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
+//! plus `paused_s`).
 
 use crate::game_loop::{Loop, LoopConfig};
-use crate::lab::record::Recorder;
-use crate::input::InputEvent;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
+use crate::input::{Action, InputEvent, Source};
+use crate::lab::record::Recorder;
 use crate::level::Level;
 use crate::render::gpu::Gpu;
-use crate::render::sprites::SpriteRenderer;
+use crate::render::overlay::{
+    self, Hud, Layer, LevelResult, OverlayInfo, Sample, Screen, Telemetry, TelemetryStats,
+};
+use crate::render::sprites::{SpriteRenderer, begin_overlay_pass};
+use crate::render::text::TextRenderer;
 use crate::sim::tuning::Tuning;
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
@@ -30,10 +64,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
-use winit::event::{ElementState, WindowEvent};
+use winit::event::{ElementState, KeyEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{Window, WindowId};
+use winit::keyboard::{Key, KeyCode, PhysicalKey};
+use winit::window::{Fullscreen, Window, WindowId};
 
 /// What `ledge` (play mode) was asked to do; filled from the command line by `main`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -64,7 +98,7 @@ pub struct Summary {
     pub frames: u64,
     /// Fixed ticks run.
     pub ticks: u64,
-    /// Frames per second over the session (frames / seconds since the game clock started).
+    /// Frames per second while playing: frames / (`wall_s` - `paused_s`).
     pub mean_fps: f64,
     /// Most ticks run in one frame.
     pub max_ticks_in_frame: u32,
@@ -93,8 +127,11 @@ pub struct Summary {
     pub window_w: u32,
     /// Window inner size at exit, physical pixels.
     pub window_h: u32,
-    /// Seconds since the game clock started.
+    /// Wall seconds since the game clock started (paused time included).
     pub wall_s: f64,
+    /// Wall seconds spent paused (pause screen, focus lost, end screen): the game clock
+    /// stood still for them.
+    pub paused_s: f64,
     /// Levels completed.
     pub levels_completed: u32,
     /// `--fps-cap` pacing: mean lateness of a frame start after its deadline, microseconds.
@@ -151,6 +188,7 @@ impl Summary {
             "window_w": self.window_w,
             "window_h": self.window_h,
             "wall_s": self.wall_s,
+            "paused_s": self.paused_s,
             "levels_completed": self.levels_completed,
             "pace_late_mean_us": self.pace_late_mean_us,
             "pace_late_max_us": self.pace_late_max_us,
@@ -246,11 +284,71 @@ pub fn next_level_path(current: &Path) -> Option<PathBuf> {
     next.is_file().then_some(next)
 }
 
+/// The game clock: wall nanoseconds since the start minus the time spent paused, as an integer
+/// offset (never a float), so the loop and the recorder are handed the very same values.
+///
+/// While frozen it reads the instant it froze; thawing adds the frozen stretch to the offset,
+/// so it resumes from that instant and never goes backwards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameClock {
+    /// Wall nanoseconds spent frozen before the current freeze.
+    paused_ns: u64,
+    /// Wall nanoseconds at which the current freeze began.
+    frozen_at: Option<u64>,
+}
+
+impl GameClock {
+    /// The game time, nanoseconds, at wall time `wall_ns` (nanoseconds since the start).
+    pub fn now(&self, wall_ns: u64) -> u64 {
+        let wall = self.frozen_at.unwrap_or(wall_ns);
+        wall.saturating_sub(self.paused_ns)
+    }
+
+    /// Stop the clock at `wall_ns` (no effect when already stopped).
+    pub fn freeze(&mut self, wall_ns: u64) {
+        if self.frozen_at.is_none() {
+            self.frozen_at = Some(wall_ns);
+        }
+    }
+
+    /// Restart the clock at `wall_ns` from where it stopped (no effect when running).
+    pub fn thaw(&mut self, wall_ns: u64) {
+        if let Some(at) = self.frozen_at.take() {
+            self.paused_ns += wall_ns.saturating_sub(at);
+        }
+    }
+
+    /// True while stopped.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen_at.is_some()
+    }
+
+    /// Wall nanoseconds spent stopped up to `wall_ns`, the current stop included.
+    pub fn paused_ns(&self, wall_ns: u64) -> u64 {
+        self.paused_ns + self.frozen_at.map_or(0, |at| wall_ns.saturating_sub(at))
+    }
+}
+
+/// What the game is doing: the game clock runs only while [`Mode::Playing`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Frames run the loop.
+    Playing,
+    /// The pause screen (Esc or focus lost): clock stopped.
+    Paused,
+    /// The end screen after the last level: clock stopped.
+    Finished,
+}
+
+/// How often the F3 overlay's numbers are refreshed (the graphs move every frame).
+const STATS_REFRESH: Duration = Duration::from_millis(250);
+
 /// Window, GPU and renderer: exist from `resumed` on.
 struct Graphics {
     window: Arc<Window>,
     gpu: Gpu,
     renderer: SpriteRenderer,
+    text: TextRenderer,
 }
 
 /// The application state winit drives.
@@ -276,6 +374,27 @@ struct App {
     idle_until: Option<Instant>,
     /// `--record`: the session as a lab script.
     recorder: Option<Recorder>,
+    /// Wall time minus paused time: what the loop and the recorder are given.
+    clock: GameClock,
+    mode: Mode,
+    /// The last frames, for the F3 overlay.
+    telemetry: Telemetry,
+    /// The overlay's numbers, refreshed every [`STATS_REFRESH`].
+    shown_stats: TelemetryStats,
+    stats_at: Option<Instant>,
+    /// F3 overlay on.
+    show_overlay: bool,
+    /// This frame's overlay quads and text (kept to reuse the allocations).
+    ui: Layer,
+    /// Alt is held (for Alt+Enter).
+    alt_held: bool,
+    /// The window has keyboard focus (last `Focused` event).
+    has_focus: bool,
+    /// Tick count and deaths when the current level started (for the HUD).
+    level_start_tick: u64,
+    level_start_deaths: u64,
+    /// Levels finished since the first (for the end screen).
+    results: Vec<LevelResult>,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -290,9 +409,15 @@ fn push_at(game: &mut Loop, recorder: &mut Option<Recorder>, t: u64, ev: InputEv
 const IDLE_FRAME: Duration = Duration::from_micros(16_667);
 
 impl App {
-    /// Nanoseconds since the game clock started (0 before it started).
-    fn now_ns(&self) -> u64 {
+    /// Wall nanoseconds since the game clock started (0 before it started).
+    fn wall_ns(&self) -> u64 {
         self.start.map_or(0, |s| s.elapsed().as_nanos() as u64)
+    }
+
+    /// The game clock now: nanoseconds since it started, paused time left out (0 before it
+    /// started). The one time source for the loop and the recorder.
+    fn now_ns(&self) -> u64 {
+        self.clock.now(self.wall_ns())
     }
 
     fn push(&mut self, ev: InputEvent) {
@@ -318,6 +443,7 @@ impl App {
         );
         let gpu = Gpu::new(window.clone(), self.opts.vsync)?;
         let renderer = SpriteRenderer::new(&gpu.ctx, gpu.format())?;
+        let text = TextRenderer::new(&gpu.ctx, gpu.format()).context("cannot load the UI font")?;
         log::info!(
             "ledge: adapter {}, present mode {:?}, surface {:?}",
             gpu.ctx.info,
@@ -329,14 +455,74 @@ impl App {
             window,
             gpu,
             renderer,
+            text,
         });
         self.start = Some(Instant::now());
         Ok(())
     }
 
-    /// Level finished: the next level in the folder, else back to the first.
-    fn advance_level(&mut self) {
+    /// Stop the game clock and show `mode` (pause or end screen): the keyboard's held actions
+    /// are released at this instant (through the loop and the recorder alike) and forgotten,
+    /// so nothing stays held while the clock stands still.
+    fn stop(&mut self, mode: Mode) {
+        let wall = self.wall_ns();
+        let t = self.clock.now(wall);
+        for a in Action::ALL {
+            if self.keyboard.is_held(a) {
+                push_at(
+                    &mut self.game,
+                    &mut self.recorder,
+                    t,
+                    InputEvent::Release(Source::Keyboard, a),
+                );
+            }
+        }
+        self.keyboard.clear();
+        self.clock.freeze(wall);
+        self.mode = mode;
+        log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
+        self.request_redraw();
+    }
+
+    /// Pause (from playing only).
+    fn pause(&mut self) {
+        if self.mode == Mode::Playing && self.start.is_some() {
+            self.stop(Mode::Paused);
+        }
+    }
+
+    /// Start the game clock again from where it stopped.
+    fn resume(&mut self) {
+        self.clock.thaw(self.wall_ns());
+        self.mode = Mode::Playing;
+        log::info!("playing at game time {:.3} s", self.now_ns() as f64 / 1e9);
+        self.request_redraw();
+    }
+
+    fn request_redraw(&mut self) {
+        self.idle_until = None;
+        if let Some(g) = &self.gfx {
+            g.window.request_redraw();
+        }
+    }
+
+    /// Remember where the current level started (HUD time and deaths count from here).
+    fn start_level(&mut self) {
+        let w = self.game.world();
+        self.level_start_tick = w.tick;
+        self.level_start_deaths = w.deaths;
+    }
+
+    /// Level finished: note its result, then the next level in the folder, or the end screen
+    /// after the last one.
+    fn complete_level(&mut self) {
         self.levels_completed += 1;
+        let w = self.game.world();
+        self.results.push(LevelResult {
+            name: self.game.level().name.clone(),
+            deaths: w.deaths.saturating_sub(self.level_start_deaths),
+            ticks: w.tick.saturating_sub(self.level_start_tick),
+        });
         let next =
             next_level_path(&self.level_path).and_then(
                 |p| match crate::level::tiled_map::load_tmx(&p) {
@@ -347,61 +533,191 @@ impl App {
                     }
                 },
             );
-        let (path, level) = next.unwrap_or_else(|| self.first_level.clone());
-        log::info!("level complete; now playing {}", path.display());
+        match next {
+            Some((path, level)) => {
+                log::info!("level complete; now playing {}", path.display());
+                self.level_path = path;
+                self.game.load_level(level);
+                self.start_level();
+            }
+            None => {
+                log::info!("last level complete: end screen");
+                self.stop(Mode::Finished);
+            }
+        }
+    }
+
+    /// From the end screen: the first level again, results cleared, clock running.
+    fn play_again(&mut self) {
+        let (path, level) = self.first_level.clone();
         self.level_path = path;
         self.game.load_level(level);
+        self.start_level();
+        self.results.clear();
+        self.resume();
+    }
+
+    fn toggle_fullscreen(&self) {
+        if let Some(g) = &self.gfx {
+            let next = if g.window.fullscreen().is_some() {
+                None
+            } else {
+                Some(Fullscreen::Borderless(None))
+            };
+            log::info!("fullscreen: {}", next.is_some());
+            g.window.set_fullscreen(next);
+        }
+    }
+
+    /// Handle a key press that drives the app rather than the player (see the module's key
+    /// table). Esc, Enter, F3 and F11 are physical keys; Q is the key that types "q" (the
+    /// letter the pause screen names, wherever the layout puts it). Returns true when the key
+    /// was such a command.
+    fn command_key(&mut self, event_loop: &ActiveEventLoop, event: &KeyEvent) -> bool {
+        let PhysicalKey::Code(code) = event.physical_key else {
+            return false;
+        };
+        let enter = matches!(code, KeyCode::Enter | KeyCode::NumpadEnter);
+        let q = matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q"));
+        match code {
+            KeyCode::F3 => {
+                self.show_overlay = !self.show_overlay;
+                self.stats_at = None;
+            }
+            KeyCode::F11 => self.toggle_fullscreen(),
+            _ if enter && self.alt_held => self.toggle_fullscreen(),
+            _ if enter && self.mode == Mode::Finished => self.play_again(),
+            KeyCode::Escape => match self.mode {
+                Mode::Playing => self.pause(),
+                Mode::Paused => self.resume(),
+                Mode::Finished => event_loop.exit(),
+            },
+            _ if q && self.mode != Mode::Playing => event_loop.exit(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// This frame's HUD, overlay and pause/end screen for a `size` (width, height) target.
+    fn build_ui(&self, out: &mut Layer, size: (u32, u32)) {
+        out.clear();
+        let scr = Screen::new(size.0, size.1);
+        let tick_hz = self.game.config().tick_hz;
+        if self.mode == Mode::Finished {
+            overlay::end_screen(out, &scr, &self.results, tick_hz);
+        } else {
+            let w = self.game.world();
+            overlay::hud(
+                out,
+                &scr,
+                &Hud {
+                    level: &self.game.level().name,
+                    deaths: w.deaths.saturating_sub(self.level_start_deaths),
+                    ticks: w.tick.saturating_sub(self.level_start_tick),
+                    tick_hz,
+                },
+            );
+        }
+        if self.show_overlay {
+            let (present_mode, adapter) = self.gfx.as_ref().map_or_else(
+                || (String::new(), String::new()),
+                |g| {
+                    (
+                        format!("{:?}", g.gpu.present_mode()),
+                        format!("{} ({})", g.gpu.ctx.info.name, g.gpu.ctx.info.backend),
+                    )
+                },
+            );
+            let totals = self.game.totals();
+            overlay::telemetry_overlay(
+                out,
+                &scr,
+                &self.telemetry,
+                &self.shown_stats,
+                &OverlayInfo {
+                    tick_hz,
+                    present_mode: &present_mode,
+                    adapter: &adapter,
+                    vsync: self.opts.vsync,
+                    fps_cap: self.opts.fps_cap,
+                    total_clamps: totals.clamp_events,
+                    total_caps: totals.cap_hits,
+                },
+            );
+        }
+        if self.mode == Mode::Paused {
+            overlay::pause_screen(out, &scr);
+        }
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(p) = &mut self.pacer {
             p.wait();
         }
-        let now = self.now_ns();
-        self.game.frame(now);
-        if let Some(r) = &mut self.recorder {
-            r.frame(now);
-        }
-        if self.game.world().level_complete {
-            if self.recorder.is_some() {
-                // A recording replays one level: end the session on its goal.
-                event_loop.exit();
-                return;
+        let playing = self.mode == Mode::Playing;
+        if playing {
+            let now = self.now_ns();
+            let stats = self.game.frame(now);
+            if let Some(r) = &mut self.recorder {
+                r.frame(now);
             }
-            self.advance_level();
+            self.telemetry.push(Sample::from(&stats));
+            if self.game.world().level_complete {
+                if self.recorder.is_some() {
+                    // A recording replays one level: end the session on its goal.
+                    event_loop.exit();
+                    return;
+                }
+                self.complete_level();
+            }
+            self.min_y = self.min_y.min(self.game.world().player.pos.y);
         }
-        self.min_y = self.min_y.min(self.game.world().player.pos.y);
+        if self.show_overlay && self.stats_at.is_none_or(|t| t.elapsed() >= STATS_REFRESH) {
+            self.shown_stats = self.telemetry.stats();
+            self.stats_at = Some(Instant::now());
+        }
 
         let mut drawn = false;
-        if let Some(g) = &mut self.gfx {
-            if let Some(frame) = g.gpu.acquire() {
+        if let Some(frame) = self.gfx.as_mut().and_then(|g| g.gpu.acquire()) {
+            let mut ui = std::mem::take(&mut self.ui);
+            self.build_ui(&mut ui, frame.size);
+            if let Some(g) = &mut self.gfx {
                 let view = self.game.view();
-                g.renderer.prepare(&g.gpu.ctx, &view, frame.size);
+                let ctx = &g.gpu.ctx;
+                g.renderer.prepare(ctx, &view, frame.size);
+                g.renderer.prepare_screen(ctx, &ui.quads, frame.size);
+                g.text.prepare(ctx, frame.size, &ui.text);
                 let mut encoder =
-                    g.gpu
-                        .ctx
-                        .device
+                    ctx.device
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("frame encoder"),
                         });
                 g.renderer.draw(&mut encoder, &frame.view);
-                g.gpu.ctx.queue.submit([encoder.finish()]);
+                {
+                    let mut pass = begin_overlay_pass(&mut encoder, &frame.view);
+                    g.renderer.draw_screen(&mut pass);
+                    g.text.draw(&mut pass);
+                }
+                ctx.queue.submit([encoder.finish()]);
                 g.window.pre_present_notify();
                 g.gpu.present(frame);
+                g.text.trim();
                 drawn = true;
             }
+            self.ui = ui;
         }
         if self.exit_due() {
             event_loop.exit();
-        } else if drawn {
+        } else if drawn && (self.mode == Mode::Playing || self.pacer.is_some()) {
             // Continuous rendering: the next frame follows at once (paced by the present mode
             // or --fps-cap).
             if let Some(g) = &self.gfx {
                 g.window.request_redraw();
             }
         } else {
-            // Nothing to draw on (minimised, occluded, surface timeout): keep the game and
-            // the pads going at a gentle rate instead of spinning.
+            // Nothing to draw on (minimised, occluded, surface timeout), or a still pause/end
+            // screen with no --fps-cap to pace it: keep the screen and the pads going at a
+            // gentle rate instead of spinning.
             let at = Instant::now() + IDLE_FRAME;
             self.idle_until = Some(at);
             event_loop.set_control_flow(ControlFlow::WaitUntil(at));
@@ -410,7 +726,10 @@ impl App {
 
     fn summary(&self) -> Summary {
         let t = self.game.totals();
-        let wall_s = self.start.map_or(0.0, |s| s.elapsed().as_secs_f64());
+        let wall_ns = self.wall_ns();
+        let wall_s = wall_ns as f64 / 1e9;
+        let paused_s = self.clock.paused_ns(wall_ns) as f64 / 1e9;
+        let played_s = wall_s - paused_s;
         let player = self.game.world().player.pos;
         let (late_mean, late_max) = self.pacer.as_ref().map_or((0.0, 0.0), Pacer::lateness_us);
         let (window_w, window_h) = self.gfx.as_ref().map_or((0, 0), |g| {
@@ -420,8 +739,8 @@ impl App {
         Summary {
             frames: t.frames,
             ticks: t.ticks,
-            mean_fps: if wall_s > 0.0 {
-                t.frames as f64 / wall_s
+            mean_fps: if played_s > 0.0 {
+                t.frames as f64 / played_s
             } else {
                 0.0
             },
@@ -439,6 +758,7 @@ impl App {
             window_w,
             window_h,
             wall_s,
+            paused_s,
             levels_completed: self.levels_completed,
             pace_late_mean_us: late_mean,
             pace_late_max_us: late_max,
@@ -470,16 +790,21 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),
             WindowEvent::KeyboardInput {
                 event,
                 is_synthetic,
                 ..
             } => {
-                if event.physical_key == PhysicalKey::Code(KeyCode::Escape)
-                    && event.state == ElementState::Pressed
+                if event.state == ElementState::Pressed
+                    && !event.repeat
                     && !is_synthetic
+                    && self.command_key(event_loop, &event)
                 {
-                    event_loop.exit();
+                    return;
+                }
+                if self.mode != Mode::Playing {
+                    // Game keys wait for the game: see the module docs on pausing.
                     return;
                 }
                 let t = self.now_ns();
@@ -488,11 +813,19 @@ impl ApplicationHandler for App {
                     .key_event(&event, is_synthetic, &mut |ev| push_at(game, rec, t, ev));
             }
             WindowEvent::Focused(focused) => {
+                log::debug!("window focus: {focused}");
+                let had_focus = std::mem::replace(&mut self.has_focus, focused);
                 if focused {
                     self.push(InputEvent::FocusGained);
                 } else {
                     self.keyboard.clear();
+                    self.alt_held = false;
                     self.push(InputEvent::FocusLost);
+                    // Only a loss of focus the window had pauses: X11 reports "unfocused" once
+                    // as the window opens, before anything was played.
+                    if had_focus {
+                        self.pause();
+                    }
                 }
             }
             WindowEvent::Resized(size) => {
@@ -540,8 +873,9 @@ impl ApplicationHandler for App {
     }
 }
 
-/// Play: load the tuning and the level, open the window, run until Esc, close or
-/// `--exit-after`. Prints the one-line summary to stdout on exit and writes `--stats`.
+/// Play: load the tuning and the level, open the window, run until Q (paused), Esc (end
+/// screen), close or `--exit-after`. Prints the one-line summary to stdout on exit and writes
+/// `--stats`.
 ///
 /// # Errors
 /// A bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
@@ -598,6 +932,18 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         error: None,
         idle_until: None,
         recorder,
+        clock: GameClock::default(),
+        mode: Mode::Playing,
+        telemetry: Telemetry::default(),
+        shown_stats: TelemetryStats::default(),
+        stats_at: None,
+        show_overlay: false,
+        ui: Layer::default(),
+        alt_held: false,
+        has_focus: false,
+        level_start_tick: 0,
+        level_start_deaths: 0,
+        results: Vec::new(),
     };
     event_loop
         .run_app(&mut app)
@@ -654,6 +1000,44 @@ mod tests {
     }
 
     #[test]
+    fn game_clock_stands_still_while_frozen() {
+        let mut c = GameClock::default();
+        assert_eq!(c.now(1_000), 1_000);
+        c.freeze(1_500);
+        assert!(c.is_frozen());
+        assert_eq!(c.now(1_500), 1_500);
+        assert_eq!(c.now(9_999_999), 1_500, "frozen: no time passes");
+        c.freeze(2_000); // a second freeze changes nothing
+        assert_eq!(c.paused_ns(4_000), 2_500);
+        c.thaw(4_000);
+        assert!(!c.is_frozen());
+        assert_eq!(c.now(4_000), 1_500, "resumes where it stopped");
+        assert_eq!(c.now(4_100), 1_600);
+        c.thaw(5_000); // thawing a running clock changes nothing
+        assert_eq!(c.now(5_000), 2_500);
+        c.freeze(6_000);
+        c.thaw(6_000_000_007);
+        assert_eq!(c.now(6_000_000_010), 3_503, "integer ns, exact");
+        assert_eq!(c.paused_ns(6_000_000_010), 2_500 + 6_000_000_007 - 6_000);
+    }
+
+    #[test]
+    fn game_clock_never_goes_backwards() {
+        let mut c = GameClock::default();
+        let mut last = 0;
+        for (i, wall) in (0..2_000u64).map(|i| i * 1_000_003).enumerate() {
+            match i % 7 {
+                2 => c.freeze(wall),
+                5 => c.thaw(wall),
+                _ => {}
+            }
+            let now = c.now(wall);
+            assert!(now >= last, "{now} < {last} at wall {wall}");
+            last = now;
+        }
+    }
+
+    #[test]
     fn summary_line_format() {
         let s = Summary {
             frames: 3,
@@ -664,5 +1048,6 @@ mod tests {
         assert!(line.starts_with("ledge: frames=3 ticks=0 mean_fps=0.0 "));
         assert!(line.contains("state_hash=00000000000000ab"));
         assert_eq!(s.to_json()["state_hash"], "00000000000000ab");
+        assert_eq!(s.to_json()["paused_s"], 0.0);
     }
 }

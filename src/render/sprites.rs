@@ -16,6 +16,13 @@
 //! window pixels at any camera offset. The atlas is sampled with nearest filtering, and each
 //! instance's UV rectangle is the *inner* atlas cell (the 1 px extruded padding stays
 //! outside), so neighbouring cells never bleed in.
+//!
+//! Screen space: the same pipeline also draws a second, small instance list in *window*
+//! pixels over the whole target (HUD panels, the pause dimmer, telemetry graphs), through a
+//! second camera uniform ([`screen_uniform`]: centre at the target's middle, view the target's
+//! size, scale 1), so the shader needs no extra mode. [`SpriteRenderer::prepare_screen`] uploads
+//! it; [`SpriteRenderer::draw_screen`] records it into the overlay pass
+//! ([`begin_overlay_pass`]), before the text.
 
 use super::atlas::{self, AtlasRegion};
 use super::gpu::{GpuContext, RenderError};
@@ -126,6 +133,45 @@ pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
     }
 }
 
+/// The camera uniform that makes instance positions window pixels: the view is the whole
+/// `target_w` x `target_h` target, centred on its middle, at scale 1 (so the shader's
+/// `floor(world - top_left + 0.5)` snaps a quad to whole window pixels and its NDC mapping
+/// spans the full-target viewport).
+pub fn screen_uniform(target_w: u32, target_h: u32) -> SpriteUniform {
+    let (w, h) = (target_w.max(1) as f32, target_h.max(1) as f32);
+    SpriteUniform {
+        center: [w * 0.5, h * 0.5],
+        view_size: [w, h],
+        scale: 1.0,
+        _pad0: 0.0,
+        _pad1: [0.0; 2],
+    }
+}
+
+/// Open the overlay pass over `target`: keeps what the sprite pass drew (`LoadOp::Load`), full
+/// target viewport. Record [`SpriteRenderer::draw_screen`] then the text into it.
+pub fn begin_overlay_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("overlay pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
 /// sRGB 0..255 → linear 0..1 (the exact sRGB transfer function, IEC 61966-2-1).
 pub fn srgb_to_linear(c: u8) -> f64 {
     let c = f64::from(c) / 255.0;
@@ -225,6 +271,10 @@ fn batches(n: usize, out: &mut Vec<SpriteBatch>) {
 /// Initial instance buffer capacity (grows by doubling).
 const INITIAL_CAPACITY: usize = 1024;
 
+/// Initial screen-space instance buffer capacity (grows by doubling): the telemetry graphs
+/// need a few hundred quads.
+const SCREEN_CAPACITY: usize = 1024;
+
 /// GPU side of sprite drawing: pipeline, atlas, camera uniform and the instance buffer.
 #[derive(Debug)]
 pub struct SpriteRenderer {
@@ -240,6 +290,22 @@ pub struct SpriteRenderer {
     batches: Vec<SpriteBatch>,
     /// Where the view lands in the target this frame.
     letterbox: Letterbox,
+    /// Quads in window pixels drawn by [`SpriteRenderer::draw_screen`].
+    screen: ScreenLayer,
+}
+
+/// The screen-space instance list: its own camera uniform, bind group and instance buffer.
+#[derive(Debug)]
+struct ScreenLayer {
+    uniform_buffer: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    instance_buffer: wgpu::Buffer,
+    /// Instances the buffer holds.
+    capacity: usize,
+    /// Instances uploaded this frame.
+    count: u32,
+    /// Target size this frame, pixels.
+    target: (u32, u32),
 }
 
 impl SpriteRenderer {
@@ -418,6 +484,38 @@ impl SpriteRenderer {
             cache: None,
         });
         let instance_buffer = Self::create_instance_buffer(device, INITIAL_CAPACITY);
+        let screen_uniform_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("screen-space camera uniform"),
+            size: std::mem::size_of::<SpriteUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let screen_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("screen-space bind group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: screen_uniform_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&atlas_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
+            ],
+        });
+        let screen = ScreenLayer {
+            uniform_buffer: screen_uniform_buffer,
+            bind_group: screen_bind_group,
+            instance_buffer: Self::create_instance_buffer(device, SCREEN_CAPACITY),
+            capacity: SCREEN_CAPACITY,
+            count: 0,
+            target: (1, 1),
+        };
         Self {
             pipeline,
             bind_group,
@@ -427,6 +525,7 @@ impl SpriteRenderer {
             instances: Vec::with_capacity(INITIAL_CAPACITY),
             batches: Vec::new(),
             letterbox: letterbox(VIEW_SIZE.x as u32, VIEW_SIZE.y as u32),
+            screen,
         }
     }
 
@@ -499,6 +598,54 @@ impl SpriteRenderer {
         }
     }
 
+    /// Upload this frame's screen-space `quads` (positions and sizes in window pixels, e.g.
+    /// [`FLAG_SOLID`] panels and graph bars) for a `target` of (width, height) pixels. Call once
+    /// per frame before [`SpriteRenderer::draw_screen`]; an empty slice draws nothing.
+    pub fn prepare_screen(
+        &mut self,
+        ctx: &GpuContext,
+        quads: &[SpriteInstance],
+        target: (u32, u32),
+    ) {
+        let layer = &mut self.screen;
+        if quads.len() > layer.capacity {
+            let mut cap = layer.capacity.max(1);
+            while cap < quads.len() {
+                cap *= 2;
+            }
+            log::debug!(
+                "screen-space instance buffer grows {} → {cap}",
+                layer.capacity
+            );
+            layer.instance_buffer = Self::create_instance_buffer(&ctx.device, cap);
+            layer.capacity = cap;
+        }
+        if !quads.is_empty() {
+            ctx.queue
+                .write_buffer(&layer.instance_buffer, 0, bytemuck::cast_slice(quads));
+        }
+        layer.count = quads.len() as u32;
+        layer.target = (target.0.max(1), target.1.max(1));
+        let uniform = screen_uniform(target.0, target.1);
+        ctx.queue
+            .write_buffer(&layer.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
+    }
+
+    /// Record the screen-space quads into `pass` (the overlay pass, [`begin_overlay_pass`]):
+    /// one draw over the whole target, in upload order.
+    pub fn draw_screen(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let layer = &self.screen;
+        if layer.count == 0 {
+            return;
+        }
+        let (w, h) = layer.target;
+        pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &layer.bind_group, &[]);
+        pass.set_vertex_buffer(0, layer.instance_buffer.slice(..));
+        pass.draw(0..4, 0..layer.count);
+    }
+
     /// Instances drawn last frame.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
@@ -525,7 +672,7 @@ pub struct Offscreen {
 }
 
 /// Off-screen target format: RGBA bytes in sRGB, what PNG files hold.
-const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 impl Offscreen {
     /// Open a headless GPU context and load the atlas.
@@ -549,6 +696,24 @@ impl Offscreen {
         view: &FrameView<'_>,
         width: u32,
         height: u32,
+    ) -> Result<Vec<u8>, RenderError> {
+        self.render_with_overlay(view, width, height, &[], |_, _| {})
+    }
+
+    /// Like [`Offscreen::render`], then an overlay pass over the whole image
+    /// ([`begin_overlay_pass`]): the screen-space `quads` (window pixels), then whatever
+    /// `overlay` records into the pass (e.g. [`super::text::TextRenderer::draw`], prepared
+    /// beforehand with [`OFFSCREEN_FORMAT`] and this size).
+    ///
+    /// # Errors
+    /// As [`Offscreen::render`].
+    pub fn render_with_overlay(
+        &mut self,
+        view: &FrameView<'_>,
+        width: u32,
+        height: u32,
+        quads: &[SpriteInstance],
+        overlay: impl FnOnce(&GpuContext, &mut wgpu::RenderPass<'_>),
     ) -> Result<Vec<u8>, RenderError> {
         if width == 0 || height == 0 {
             return Err(RenderError::Readback(format!(
@@ -591,6 +756,13 @@ impl Offscreen {
             label: Some("offscreen encoder"),
         });
         self.renderer.draw(&mut encoder, &target);
+        self.renderer
+            .prepare_screen(&self.ctx, quads, (width, height));
+        {
+            let mut pass = begin_overlay_pass(&mut encoder, &target);
+            self.renderer.draw_screen(&mut pass);
+            overlay(&self.ctx, &mut pass);
+        }
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture: &texture,
@@ -795,6 +967,20 @@ mod tests {
         );
         let small = letterbox(320, 360);
         assert_eq!((small.w, small.h, small.scale), (320, 180, 0.5));
+    }
+
+    #[test]
+    fn screen_uniform_maps_window_pixels_onto_the_target() {
+        let u = screen_uniform(1280, 720);
+        assert_eq!(u.scale, 1.0);
+        assert_eq!(u.view_size, [1280.0, 720.0]);
+        // The shader's top-left (centre - view / 2) is the origin: positions are window pixels.
+        assert_eq!(u.center[0] - u.view_size[0] * 0.5, 0.0);
+        assert_eq!(u.center[1] - u.view_size[1] * 0.5, 0.0);
+        // Odd sizes too, and a zero size never divides by zero.
+        let odd = screen_uniform(1279, 721);
+        assert_eq!(odd.center[0] - odd.view_size[0] * 0.5, 0.0);
+        assert_eq!(screen_uniform(0, 0).view_size, [1.0, 1.0]);
     }
 
     #[test]

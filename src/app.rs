@@ -89,6 +89,35 @@ pub struct AppOptions {
     /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
     /// state hash). A recording covers one level: finishing it ends the session.
     pub record: Option<PathBuf>,
+    /// No camera easing (and no shake): the camera moves only with the player.
+    pub reduced_motion: bool,
+    /// Inject stalls into the event loop (seed 004's hostile-timing test).
+    pub hitch: Option<Hitch>,
+}
+
+/// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds
+/// of wall time, to see the clamp, the catch-up cap and interpolation cope (seed 004 lists 50,
+/// 100 and 250 ms stalls).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hitch {
+    /// Stall length, milliseconds (> 0).
+    pub ms: f64,
+    /// Seconds between stalls (> 0); the first comes after one period.
+    pub every_s: f64,
+}
+
+impl std::str::FromStr for Hitch {
+    type Err = String;
+
+    /// Parse `MS` or `MS@EVERY_S` (default every 2 s).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (ms, every) = s.split_once('@').map_or((s, "2"), |(a, b)| (a, b));
+        let num = |t: &str, what: &str| match t.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            _ => Err(format!("--hitch {s}: {what} must be a positive number, got '{t}'")),
+        };
+        Ok(Hitch { ms: num(ms, "MS")?, every_s: num(every, "EVERY_S")? })
+    }
 }
 
 /// What a play session did, printed at exit.
@@ -395,6 +424,8 @@ struct App {
     level_start_deaths: u64,
     /// Levels finished since the first (for the end screen).
     results: Vec<LevelResult>,
+    /// Wall time of the next `--hitch` stall.
+    next_hitch: Option<Instant>,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -651,6 +682,14 @@ impl App {
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        if let (Some(h), Some(start)) = (self.opts.hitch, self.start) {
+            let period = Duration::from_secs_f64(h.every_s);
+            let due = *self.next_hitch.get_or_insert(start + period);
+            if Instant::now() >= due {
+                std::thread::sleep(Duration::from_secs_f64(h.ms / 1000.0));
+                self.next_hitch = Some(due + period);
+            }
+        }
         if let Some(p) = &mut self.pacer {
             p.wait();
         }
@@ -904,8 +943,9 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         .record
         .as_ref()
         .map(|path| Recorder::new(path, &level_path, &tuning, &config));
-    let game = Loop::new(level.clone(), tuning, config)
+    let mut game = Loop::new(level.clone(), tuning, config)
         .map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
+    game.set_reduced_motion(opts.reduced_motion);
 
     let mut builder = EventLoop::builder();
     // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).
@@ -944,6 +984,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         level_start_tick: 0,
         level_start_deaths: 0,
         results: Vec::new(),
+        next_hitch: None,
     };
     event_loop
         .run_app(&mut app)
@@ -1049,5 +1090,14 @@ mod tests {
         assert!(line.contains("state_hash=00000000000000ab"));
         assert_eq!(s.to_json()["state_hash"], "00000000000000ab");
         assert_eq!(s.to_json()["paused_s"], 0.0);
+    }
+
+    #[test]
+    fn hitch_parses_ms_and_period() {
+        assert_eq!("100".parse::<Hitch>(), Ok(Hitch { ms: 100.0, every_s: 2.0 }));
+        assert_eq!("250@5".parse::<Hitch>(), Ok(Hitch { ms: 250.0, every_s: 5.0 }));
+        assert!("0".parse::<Hitch>().is_err());
+        assert!("50@".parse::<Hitch>().is_err());
+        assert!("x@1".parse::<Hitch>().unwrap_err().contains("--hitch x@1"));
     }
 }

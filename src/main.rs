@@ -32,6 +32,12 @@ struct Cli {
     /// Record the session as a lab script; `ledge lab FILE` replays it to the same state hash.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Reduced motion: no camera easing or shake.
+    #[arg(long)]
+    reduced_motion: bool,
+    /// Stall the loop MS milliseconds every EVERY_S seconds (default 2) to test hostile timing.
+    #[arg(long, value_name = "MS[@EVERY_S]")]
+    hitch: Option<ledge::app::Hitch>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -97,6 +103,8 @@ fn main() -> ExitCode {
                 stats: cli.stats,
                 tuning: cli.tuning,
                 record: cli.record,
+                reduced_motion: cli.reduced_motion,
+                hitch: cli.hitch,
             };
             ledge::app::run(opts).map(|_| ())
         }

@@ -198,6 +198,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
         tuning.set(key, *v).map_err(|e| (*line, e))?;
     }
     let mut config = LoopConfig::default();
+    let mut reduced_motion = false;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, (usize, String)> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -210,8 +211,15 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
             "tick_hz" => config.tick_hz = whole(*v)?,
             "max_steps" => config.max_steps = whole(*v)?,
             "max_frame_ms" => config.max_frame_ms = *v,
+            "reduced_motion" => match *v {
+                0.0 | 1.0 => reduced_motion = *v == 1.0,
+                _ => return Err((*line, format!("config reduced_motion must be 0 or 1, got {v}"))),
+            },
             other => {
-                return Err((*line, format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps)")));
+                return Err((
+                    *line,
+                    format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion)"),
+                ));
             }
         }
         config.stepper().map_err(|e| (*line, format!("config {key}: {e}")))?;
@@ -236,5 +244,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
             load_tmx(found).map_err(|e| (*line, e.to_string()))?
         }
     };
-    Loop::new(level, tuning, config).map_err(|e| (0, e))
+    let mut lp = Loop::new(level, tuning, config).map_err(|e| (0, e))?;
+    lp.set_reduced_motion(reduced_motion);
+    Ok(lp)
 }

@@ -99,3 +99,69 @@ impl Camera {
         self.centre.y = if size.y <= VIEW_SIZE.y { size.y - half.y } else { self.centre.y.clamp(half.y, size.y - half.y) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ascii::parse_ascii;
+
+    const HB: DVec2 = DVec2::new(12.0, 22.0);
+
+    /// A level 200 x 60 tiles (3200 x 960 px), large enough that no clamp applies mid-level.
+    fn big() -> Level {
+        let mut rows = vec![".".repeat(200); 60];
+        rows[30].replace_range(100..101, "P");
+        parse_ascii(&rows, 1).unwrap()
+    }
+
+    #[test]
+    fn dead_zone_keeps_a_constant_offset_at_constant_speed() {
+        let l = big();
+        let mut c = Camera::new(&l, DVec2::new(1600.0, 480.0), HB);
+        let mut offsets = vec![];
+        for i in 0..100 {
+            let p = DVec2::new(1600.0 + 3.0 * i as f64, 480.0);
+            c.follow(&l, p, HB, true, 1.0 / 60.0);
+            offsets.push(c.centre.x - p.x);
+        }
+        assert!(offsets[20..].iter().all(|&o| (o - offsets[20]).abs() < 1e-9));
+        assert_eq!(offsets[99], HB.x / 2.0 - DEAD_ZONE_X);
+    }
+
+    #[test]
+    fn jumping_does_not_move_the_camera_but_landing_higher_does() {
+        let l = big();
+        let start = DVec2::new(1600.0, 480.0);
+        let mut c = Camera::new(&l, start, HB);
+        let y0 = c.centre.y;
+        // an airborne arc up 40 px and back: the camera stays
+        for i in 0..30 {
+            let rise = 40.0 * (1.0 - ((i as f64 - 15.0) / 15.0).powi(2));
+            c.follow(&l, start - DVec2::new(0.0, rise), HB, false, 1.0 / 60.0);
+            assert_eq!(c.centre.y, y0);
+        }
+        // lands 48 px higher: eases toward the new height
+        let high = start - DVec2::new(0.0, 48.0);
+        c.follow(&l, high, HB, true, 1.0 / 60.0);
+        assert!(c.centre.y < y0 && c.centre.y > y0 - 48.0);
+        for _ in 0..120 {
+            c.follow(&l, high, HB, true, 1.0 / 60.0);
+        }
+        assert!((c.centre.y - (y0 - 48.0)).abs() < 0.01);
+        // reduced motion: snaps at once
+        let mut r = Camera::new(&l, start, HB);
+        r.reduced_motion = true;
+        r.follow(&l, high, HB, true, 1.0 / 60.0);
+        assert_eq!(r.centre.y, y0 - 48.0);
+    }
+
+    #[test]
+    fn clamps_to_level_bounds_and_bottom_aligns_short_levels() {
+        let l = big();
+        let c = Camera::new(&l, DVec2::new(0.0, 0.0), HB);
+        assert_eq!(c.centre, VIEW_SIZE / 2.0);
+        let small = parse_ascii(&["P....".to_string(), "#####".to_string()], 1).unwrap();
+        let c = Camera::new(&small, small.spawn, HB);
+        assert_eq!(c.centre, DVec2::new(40.0, 32.0 - 180.0));
+    }
+}

@@ -297,6 +297,7 @@ impl Loop {
             level: &self.level,
             camera: self.camera.centre,
             player: PlayerDraw { pos: self.drawn, hitbox: HITBOX, facing_left: p.facing_left, pose },
+            reached: &self.world.reached,
         }
     }
 

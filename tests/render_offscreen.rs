@@ -44,6 +44,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
             facing_left,
             pose: PlayerPose::Idle,
         },
+        reached: &[],
     }
 }
 

@@ -211,6 +211,22 @@ fn uv_of(r: AtlasRegion) -> [f32; 4] {
     ]
 }
 
+/// The checkpoint flag in cell (`tx`, `ty`) is drawn lit once its checkpoint was reached;
+/// every other tile index is drawn as it is.
+fn lit(view: &FrameView<'_>, index: u32, tx: usize, ty: usize) -> u32 {
+    if index != atlas::CHECKPOINT {
+        return index;
+    }
+    let centre = glam::DVec2::new((tx as f64 + 0.5) * TILE, (ty as f64 + 0.5) * TILE);
+    let reached = view.level.checkpoints.iter().enumerate().any(|(i, cp)| {
+        let a = cp.area;
+        view.reached.get(i).copied().unwrap_or(false)
+            && (a.pos.x..=a.pos.x + a.size.x).contains(&centre.x)
+            && (a.pos.y..=a.pos.y + a.size.y).contains(&centre.y)
+    });
+    if reached { atlas::CHECKPOINT_LIT } else { index }
+}
+
 /// Build this frame's instances from `view` into `out` (cleared first): the sky, the tiles
 /// whose cells overlap the view (culled by the camera), then the player. Pure CPU work.
 pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
@@ -235,7 +251,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         let row = &level.gfx[ty * level.width..(ty + 1) * level.width];
         for tx in cols.clone() {
             if let Some(index) = row[tx] {
-                let region = atlas::tile_region(index);
+                let region = atlas::tile_region(lit(view, index, tx, ty));
                 out.push(SpriteInstance {
                     pos: [tx as f32 * TILE as f32, ty as f32 * TILE as f32],
                     size: [region.w as f32, region.h as f32],
@@ -856,6 +872,7 @@ mod tests {
                 facing_left,
                 pose: PlayerPose::Idle,
             },
+            reached: &[],
         }
     }
 

@@ -433,6 +433,7 @@ mod tests {
                 facing_left: false,
                 pose: PlayerPose::Idle,
             },
+            reached: &[],
         };
         let (w, h) = (640, 360);
         let quads = [solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)];

@@ -46,4 +46,7 @@ pub struct FrameView<'a> {
     pub camera: DVec2,
     /// The player.
     pub player: PlayerDraw,
+    /// Checkpoints reached, by index into `level.checkpoints` (drawn lit). Discrete state from
+    /// the current tick.
+    pub reached: &'a [bool],
 }

@@ -159,7 +159,11 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
         return out;
     }
     for (i, cp) in level.checkpoints.iter().enumerate() {
-        if cp.area.overlaps(&hitbox) && world.checkpoint.is_none_or(|c| c != i) {
+        if cp.area.overlaps(&hitbox) && !world.reached.get(i).copied().unwrap_or(false) {
+            if world.reached.len() <= i {
+                world.reached.resize(i + 1, false);
+            }
+            world.reached[i] = true;
             world.checkpoint = Some(i);
             world.respawn_point = cp.respawn;
         }

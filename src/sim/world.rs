@@ -37,8 +37,11 @@ pub struct World {
     pub player: Player,
     /// Where the player respawns (spawn, then the last checkpoint reached), top-left, pixels.
     pub respawn_point: DVec2,
-    /// Index of the last checkpoint reached, if any.
+    /// Index of the checkpoint the player respawns at, if any.
     pub checkpoint: Option<usize>,
+    /// Checkpoints touched so far, by index. Touching one again does not move the respawn
+    /// point back to it.
+    pub reached: Vec<bool>,
     /// Jumps started.
     pub jumps: u64,
     /// Respawns (hazard deaths, falls and teleports).
@@ -73,6 +76,10 @@ impl World {
             h.u64(v as u64);
         }
         h.u64(self.checkpoint.map_or(u64::MAX, |c| c as u64));
+        h.u64(self.reached.len() as u64);
+        for &r in &self.reached {
+            h.bool(r);
+        }
         h.u64(self.jumps);
         h.u64(self.respawns);
         h.u64(self.deaths);

@@ -946,6 +946,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let mut game = Loop::new(level.clone(), tuning, config)
         .map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
+    game.set_measure_ticks(true);
 
     let mut builder = EventLoop::builder();
     // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).

@@ -39,8 +39,8 @@ impl LoopConfig {
     /// # Errors
     /// `max_frame_ms` not a positive finite number, or a stepper range error.
     pub fn stepper(&self) -> Result<StepperConfig, String> {
-        if !(self.max_frame_ms.is_finite() && self.max_frame_ms > 0.0) {
-            return Err(format!("max_frame_ms must be a positive number, got {}", self.max_frame_ms));
+        if !(self.max_frame_ms.is_finite() && self.max_frame_ms > 0.0 && self.max_frame_ms <= 3.6e6) {
+            return Err(format!("max_frame_ms must be in (0, 3600000], got {}", self.max_frame_ms));
         }
         let c = StepperConfig {
             tick_hz: self.tick_hz,
@@ -138,6 +138,8 @@ pub struct Loop {
     pending_teleport: Option<DVec2>,
     totals: Totals,
     ticks_this_frame: Vec<TickRecord>,
+    /// Time the ticks with the wall clock (telemetry for the game's overlay; off in the lab).
+    measure_ticks: bool,
 }
 
 impl Loop {
@@ -164,6 +166,7 @@ impl Loop {
             pending_teleport: None,
             totals: Totals::default(),
             ticks_this_frame: Vec::new(),
+            measure_ticks: false,
         })
     }
 
@@ -198,7 +201,7 @@ impl Loop {
         }
         self.ticks_this_frame.clear();
         let mut consumed = 0;
-        let started = (plan.steps > 0).then(Instant::now);
+        let started = (self.measure_ticks && plan.steps > 0).then(Instant::now);
         for _ in 0..plan.steps {
             consumed += self.run_tick();
         }
@@ -238,7 +241,7 @@ impl Loop {
         self.prev_pos = self.world.player.pos;
         let mut teleported = false;
         if let Some(pos) = self.pending_teleport.take() {
-            sim::player::respawn(&mut self.world, Some(pos));
+            sim::player::respawn(&mut self.world, &self.level, Some(pos));
             teleported = true;
         }
         let out = sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz);
@@ -259,6 +262,23 @@ impl Loop {
             input,
         });
         consumed
+    }
+
+    /// Measure how long each frame's ticks take with the wall clock
+    /// ([`FrameStats::tick_ns_measured`]); off by default (the lab has no use for it).
+    pub fn set_measure_ticks(&mut self, on: bool) {
+        self.measure_ticks = on;
+    }
+
+    /// The stats of a frame that runs no ticks and passes no time (a paused frame): the
+    /// current tick, accumulator and alpha, nothing consumed.
+    pub fn idle_stats(&self) -> FrameStats {
+        FrameStats {
+            accumulator_ms: self.stepper.accumulator_ms(),
+            alpha: self.stepper.alpha(),
+            tick: self.world.tick,
+            ..FrameStats::default()
+        }
     }
 
     /// The ticks the last frame ran, in order.

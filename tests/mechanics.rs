@@ -186,3 +186,20 @@ fn walking_across_tile_seams_never_stops_from_any_sub_pixel_start() {
         assert_eq!(t.last().unwrap().x, wall, "start {x0}: reaches the wall");
     }
 }
+
+#[test]
+fn pause_on_focus_loss_stops_the_game_clock_and_leaves_no_trace() {
+    let paused = run(&format!(
+        "config pause_on_focus_loss 1\n{FLAT}press right @0\n{}focus lost\n{}press jump\nfocus gained\n{}",
+        frames(30),
+        frames(30),
+        frames(30)
+    ));
+    let straight = run(&format!("{FLAT}press right @0\n{}focus lost\nfocus gained\n{}", frames(30), frames(30)));
+    let f = paused.frames.as_deref().unwrap();
+    assert!(f[30..60].iter().all(|f| f.paused && f.steps == 0), "paused frames run no ticks");
+    assert!(!f[60].paused && f[60].steps == 1);
+    assert_eq!(paused.summary.ticks, 60);
+    assert_eq!(paused.summary.jumps, 0, "the jump pressed while paused is ignored");
+    assert_eq!(paused.summary.state_hash, straight.summary.state_hash);
+}

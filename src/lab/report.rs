@@ -68,6 +68,9 @@ pub struct FrameReport {
     pub camera: Point,
     /// Input events applied by this frame's ticks.
     pub events_consumed: u32,
+    /// The game was paused (`config pause_on_focus_loss 1`): no ticks ran. An addition to
+    /// LAB.md.
+    pub paused: bool,
 }
 
 /// One tick (`ticks[]`).

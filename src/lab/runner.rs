@@ -11,6 +11,7 @@ use crate::level::{ascii::parse_ascii, tiled_map::load_tmx, Level};
 use crate::render::surface_state::SurfaceState;
 use crate::sim::Tuning;
 use glam::DVec2;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// How to run a script.
@@ -49,9 +50,41 @@ fn ns_to_ms(ns: u64) -> f64 {
 struct Pending {
     t_ns: u64,
     event: InputEvent,
-    line: usize,
-    /// `+MS` events must arrive by the next frame.
-    relative: bool,
+}
+
+const CLOCK_OVERFLOW: &str = "the scripted clock passes 2^64 ns (584 years)";
+
+/// `config pause_on_focus_loss 1`: the game's pause, in the lab. Focus loss pauses; the game
+/// waits for a key to resume, the lab for the next `focus gained`. While paused no frame runs
+/// (frames are reported with `paused: true` and no steps), edges other than `focus gained` are
+/// dropped (the paused game ignores them), and the paused time is left out of the clock the
+/// loop sees — exactly what the game does.
+struct Pause {
+    enabled: bool,
+    /// Wall time the pause began.
+    since: Option<u64>,
+    /// Wall time spent paused so far, ns.
+    total_ns: u64,
+}
+
+impl Pause {
+    /// Decide what an edge arriving at wall time `t` does; returns the game-clock time to hand
+    /// it to the loop at, or `None` to drop it.
+    fn admit(&mut self, t: u64, ev: &InputEvent) -> Option<u64> {
+        match (self.since, ev) {
+            (Some(since), InputEvent::FocusGained) => {
+                self.total_ns += t - since;
+                self.since = None;
+                Some(t - self.total_ns)
+            }
+            (Some(_), _) => None,
+            (None, InputEvent::FocusLost) if self.enabled => {
+                self.since = Some(t);
+                Some(t - self.total_ns)
+            }
+            (None, _) => Some(t - self.total_ns),
+        }
+    }
 }
 
 /// Parse and run a script; return its report.
@@ -75,23 +108,30 @@ pub fn run_script_observed(
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let mut lp = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
+    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
     let hz = lp.config().tick_hz;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
-    let mut pending: Vec<Pending> = Vec::new();
+    // Events not yet delivered, sorted by time; equal times keep script order.
+    let mut pending: VecDeque<Pending> = VecDeque::new();
+    // The latest `+MS` event written since the last frame: it must arrive by the next frame.
+    let mut latest_relative: Option<(u64, usize)> = None;
     let mut surface = SurfaceState::default();
     let mut configures = 0u64;
     let mut clock_ns = 0u64;
     let mut tick_cost_ns = 0u64;
     let mut last_steps = 0u32;
     let mut frame_index = 0u64;
+    let mut pause = Pause { enabled: pause_on_focus_loss, since: None, total_ns: 0 };
     for (step, line) in &script.steps {
         match *step {
             Step::Event { event, at } => {
                 let (t_ns, relative) = match at {
-                    At::AfterFrame(ms) => (clock_ns + ms_to_ns(ms), true),
+                    At::AfterFrame(ms) => {
+                        let t = clock_ns.checked_add(ms_to_ns(ms)).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
+                        (t, true)
+                    }
                     At::Absolute(ms) => {
                         let t = ms_to_ns(ms);
                         if t < clock_ns {
@@ -103,22 +143,29 @@ pub fn run_script_observed(
                         (t, false)
                     }
                 };
-                pending.push(Pending { t_ns, event, line: *line, relative });
+                if relative && latest_relative.is_none_or(|(t, _)| t_ns > t) {
+                    latest_relative = Some((t_ns, *line));
+                }
+                let at = pending.partition_point(|p| p.t_ns <= t_ns);
+                pending.insert(at, Pending { t_ns, event });
             }
             Step::Frame { ms, count } => {
                 for _ in 0..count {
-                    let dt = ms_to_ns(ms).max(last_steps as u64 * tick_cost_ns);
-                    clock_ns += dt;
-                    if let Some(p) = pending.iter().find(|p| p.relative && p.t_ns > clock_ns) {
-                        return Err(fail(p.line, "event offset falls after the next frame".into()));
+                    let dt = ms_to_ns(ms).max((last_steps as u64).saturating_mul(tick_cost_ns));
+                    clock_ns = clock_ns.checked_add(dt).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
+                    if let Some((t, l)) = latest_relative.take() {
+                        if t > clock_ns {
+                            return Err(fail(l, "event offset falls after the next frame".into()));
+                        }
                     }
-                    let mut due: Vec<&Pending> = pending.iter().filter(|p| p.t_ns <= clock_ns).collect();
-                    due.sort_by_key(|p| p.t_ns); // stable: same time keeps script order
-                    for p in due {
-                        lp.push_event(p.t_ns, p.event);
+                    while pending.front().is_some_and(|p| p.t_ns <= clock_ns) {
+                        let p = pending.pop_front().expect("checked above");
+                        if let Some(game_t) = pause.admit(p.t_ns, &p.event) {
+                            lp.push_event(game_t, p.event);
+                        }
                     }
-                    pending.retain(|p| p.t_ns > clock_ns);
-                    let f = lp.frame(clock_ns);
+                    let paused = pause.since.is_some();
+                    let f = if paused { lp.idle_stats() } else { lp.frame(clock_ns - pause.total_ns) };
                     last_steps = f.steps;
                     observe(frame_index, &lp).map_err(|e| fail(*line, e))?;
                     if !opts.summary_only {
@@ -126,7 +173,7 @@ pub fn run_script_observed(
                         let (drawn, cam) = (lp.drawn(), lp.camera().centre);
                         frames.push(FrameReport {
                             frame: frame_index,
-                            dt_ms: ns_to_ms(f.dt_ns),
+                            dt_ms: ns_to_ms(dt),
                             clamped: f.clamped,
                             steps: f.steps,
                             capped: f.capped,
@@ -144,17 +191,20 @@ pub fn run_script_observed(
                             drawn: Point { x: drawn.x, y: drawn.y },
                             camera: Point { x: cam.x, y: cam.y },
                             events_consumed: f.events_consumed,
+                            paused,
                         });
-                        ticks.extend(lp.ticks_this_frame().iter().map(|t| TickReport {
-                            tick: t.tick,
-                            x: t.pos.x,
-                            y: t.pos.y,
-                            vx: t.vel.x,
-                            vy: t.vel.y,
-                            on_ground: t.on_ground,
-                            jump_started: t.jump_started,
-                            respawned: t.respawned,
-                        }));
+                        if !paused {
+                            ticks.extend(lp.ticks_this_frame().iter().map(|t| TickReport {
+                                tick: t.tick,
+                                x: t.pos.x,
+                                y: t.pos.y,
+                                vx: t.vel.x,
+                                vy: t.vel.y,
+                                on_ground: t.on_ground,
+                                jump_started: t.jump_started,
+                                respawned: t.respawned,
+                            }));
+                        }
                     }
                     frame_index += 1;
                 }
@@ -191,7 +241,7 @@ pub fn run_script_observed(
 }
 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String)> {
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize, String)> {
     let assets = crate::assets::assets_dir().map_err(|e| (0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| (0, e.to_string()))?;
     for (key, v, line) in &script.tuning {
@@ -199,6 +249,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
     }
     let mut config = LoopConfig::default();
     let mut reduced_motion = false;
+    let mut pause_on_focus_loss = false;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, (usize, String)> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -211,14 +262,17 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
             "tick_hz" => config.tick_hz = whole(*v)?,
             "max_steps" => config.max_steps = whole(*v)?,
             "max_frame_ms" => config.max_frame_ms = *v,
-            "reduced_motion" => match *v {
-                0.0 | 1.0 => reduced_motion = *v == 1.0,
-                _ => return Err((*line, format!("config reduced_motion must be 0 or 1, got {v}"))),
-            },
+            "reduced_motion" | "pause_on_focus_loss" => {
+                if *v != 0.0 && *v != 1.0 {
+                    return Err((*line, format!("config {key} must be 0 or 1, got {v}")));
+                }
+                let slot = if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
+                *slot = *v == 1.0;
+            }
             other => {
                 return Err((
                     *line,
-                    format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion)"),
+                    format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"),
                 ));
             }
         }
@@ -246,5 +300,5 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<Loop, (usize, String
     };
     let mut lp = Loop::new(level, tuning, config).map_err(|e| (0, e))?;
     lp.set_reduced_motion(reduced_motion);
-    Ok(lp)
+    Ok((lp, pause_on_focus_loss))
 }

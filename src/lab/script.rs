@@ -90,10 +90,25 @@ fn number(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError>
     }
 }
 
+/// The largest time a script may write in one value, milliseconds: 1e9 ms (11.6 days).
+pub const MAX_MS: f64 = 1e9;
+
+/// The farthest a `teleport` may place the player from the origin, pixels.
+pub const MAX_COORD: f64 = 1e7;
+
 fn non_negative(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError> {
     let v = number(tok, what, line)?;
     if v < 0.0 {
         return err(line, format!("{what} must be ≥ 0, got {v}"));
+    }
+    Ok(v)
+}
+
+/// A time in milliseconds: 0 ≤ v ≤ [`MAX_MS`].
+fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError> {
+    let v = non_negative(tok, what, line)?;
+    if v > MAX_MS {
+        return err(line, format!("{what} must be ≤ {MAX_MS} ms, got {v}"));
     }
     Ok(v)
 }
@@ -107,8 +122,8 @@ fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
 fn timing(tok: Option<&str>, line: usize) -> Result<At, ParseError> {
     match tok {
         None => Ok(At::AfterFrame(0.0)),
-        Some(t) if t.starts_with('+') => Ok(At::AfterFrame(non_negative(Some(&t[1..]), "event offset", line)?)),
-        Some(t) if t.starts_with('@') => Ok(At::Absolute(non_negative(Some(&t[1..]), "event time", line)?)),
+        Some(t) if t.starts_with('+') => Ok(At::AfterFrame(millis(Some(&t[1..]), "event offset", line)?)),
+        Some(t) if t.starts_with('@') => Ok(At::Absolute(millis(Some(&t[1..]), "event time", line)?)),
         Some(t) => err(line, format!("expected +MS or @MS, got '{t}'")),
     }
 }
@@ -176,7 +191,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
             }
             "frame" => {
                 timeline_started = true;
-                let ms = non_negative(toks.next(), "frame MS", n)?;
+                let ms = millis(toks.next(), "frame MS", n)?;
                 let count = match toks.next() {
                     None => 1,
                     Some(t) => match t.strip_prefix('x').and_then(|c| c.parse::<u64>().ok()) {
@@ -250,10 +265,13 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 let x = number(toks.next(), "teleport X", n)?;
                 let y = number(toks.next(), "teleport Y", n)?;
                 no_more(toks, n)?;
+                if x.abs() > MAX_COORD || y.abs() > MAX_COORD {
+                    return err(n, format!("teleport: X and Y must be within ±{MAX_COORD} px"));
+                }
                 script.steps.push((Step::Teleport(x, y), n));
             }
             "tick-cost" => {
-                let ms = non_negative(toks.next(), "tick-cost MS", n)?;
+                let ms = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;
                 script.steps.push((Step::TickCost(ms), n));
             }

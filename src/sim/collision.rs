@@ -19,7 +19,24 @@ use glam::DVec2;
 /// Tile index range `[first, last]` covered by the open interval (lo, hi) of pixels along one
 /// axis: the tiles whose interior overlaps it. Touching edges are not overlap.
 fn span(lo: f64, hi: f64) -> (i64, i64) {
-    ((lo / TILE).floor() as i64, (hi / TILE).ceil() as i64 - 1)
+    (tile(lo), tile_ceil(hi).saturating_sub(1))
+}
+
+/// The tile index holding pixel coordinate `v` (floor), saturating far outside any level.
+fn tile(v: f64) -> i64 {
+    (v / TILE).floor() as i64
+}
+
+/// `ceil(v / TILE)`, saturating.
+fn tile_ceil(v: f64) -> i64 {
+    (v / TILE).ceil() as i64
+}
+
+/// Clamp a scan over tile indices to what can matter for a level `n` tiles long on that axis:
+/// one index outside each edge stands for everything beyond (uniform there), so a huge move
+/// or a position far outside the level never scans billions of empty tiles.
+fn bounded(i: i64, n: usize) -> i64 {
+    i.clamp(-1, n as i64)
 }
 
 /// True when some tile in column `tx`, rows covering (y, y+h), is solid.
@@ -42,21 +59,22 @@ fn row_blocks(level: &Level, ty: i64, x: f64, w: f64, down: bool, ignore_oneway:
 /// Move the hitbox (`pos` top-left, `size`, pixels) by `dx` along x. Returns the new x and
 /// whether a solid stopped it.
 pub fn move_x(level: &Level, pos: DVec2, size: DVec2, dx: f64) -> (f64, bool) {
+    let w = level.width;
     if dx > 0.0 {
         let edge = pos.x + size.x;
-        let first = (edge / TILE).ceil() as i64;
-        let last = ((edge + dx) / TILE).ceil() as i64 - 1;
+        let first = bounded(tile_ceil(edge), w);
+        let last = bounded(tile_ceil(edge + dx).saturating_sub(1), w);
         for tx in first..=last {
             if column_blocks(level, tx, pos.y, size.y) {
-                return (tx as f64 * TILE - size.x, true);
+                return ((tx as f64 * TILE - size.x).max(pos.x), true);
             }
         }
     } else if dx < 0.0 {
-        let first = (pos.x / TILE).floor() as i64 - 1;
-        let last = ((pos.x + dx) / TILE).floor() as i64;
+        let first = bounded(tile(pos.x).saturating_sub(1), w);
+        let last = bounded(tile(pos.x + dx), w);
         for tx in (last..=first).rev() {
             if column_blocks(level, tx, pos.y, size.y) {
-                return ((tx + 1) as f64 * TILE, true);
+                return (((tx + 1) as f64 * TILE).min(pos.x), true);
             }
         }
     }
@@ -66,21 +84,22 @@ pub fn move_x(level: &Level, pos: DVec2, size: DVec2, dx: f64) -> (f64, bool) {
 /// Move the hitbox by `dy` along y (positive = down). One-way platforms stop a downward move
 /// unless `ignore_oneway`. Returns the new y and whether something stopped it.
 pub fn move_y(level: &Level, pos: DVec2, size: DVec2, dy: f64, ignore_oneway: bool) -> (f64, bool) {
+    let h = level.height;
     if dy > 0.0 {
         let edge = pos.y + size.y;
-        let first = (edge / TILE).ceil() as i64;
-        let last = ((edge + dy) / TILE).ceil() as i64 - 1;
+        let first = bounded(tile_ceil(edge), h);
+        let last = bounded(tile_ceil(edge + dy).saturating_sub(1), h);
         for ty in first..=last {
             if row_blocks(level, ty, pos.x, size.x, true, ignore_oneway) {
-                return (ty as f64 * TILE - size.y, true);
+                return ((ty as f64 * TILE - size.y).max(pos.y), true);
             }
         }
     } else if dy < 0.0 {
-        let first = (pos.y / TILE).floor() as i64 - 1;
-        let last = ((pos.y + dy) / TILE).floor() as i64;
+        let first = bounded(tile(pos.y).saturating_sub(1), h);
+        let last = bounded(tile(pos.y + dy), h);
         for ty in (last..=first).rev() {
             if row_blocks(level, ty, pos.x, size.x, false, false) {
-                return ((ty + 1) as f64 * TILE, true);
+                return (((ty + 1) as f64 * TILE).min(pos.y), true);
             }
         }
     }

@@ -153,7 +153,7 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
     let hitbox = Rect { pos: p.pos, size: HITBOX };
     if touches_hazard(level, &hitbox) || p.pos.y > level.size_px().y {
         world.deaths += 1;
-        respawn(world, None);
+        respawn(world, level, None);
         out.died = true;
         out.respawned = true;
         return out;
@@ -176,8 +176,11 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
 }
 
 /// Place the player at `at` (or the respawn point) with zero velocity, counting a respawn.
-pub fn respawn(world: &mut World, at: Option<DVec2>) {
-    let pos = at.unwrap_or(world.respawn_point);
+/// A position outside the level's side walls is moved inside them (x clamped to
+/// [0, level width − hitbox width]); y is taken as given (sky above, pit below).
+pub fn respawn(world: &mut World, level: &Level, at: Option<DVec2>) {
+    let mut pos = at.unwrap_or(world.respawn_point);
+    pos.x = pos.x.clamp(0.0, (level.size_px().x - HITBOX.x).max(0.0));
     let facing_left = world.player.facing_left;
     world.player = super::world::Player { pos, facing_left, ..Default::default() };
     world.respawns += 1;
@@ -186,16 +189,16 @@ pub fn respawn(world: &mut World, at: Option<DVec2>) {
 fn standing_on_oneway_only(level: &Level, pos: DVec2) -> bool {
     let feet_row = ((pos.y + HITBOX.y) / TILE).round() as i64;
     let c0 = (pos.x / TILE).floor() as i64;
-    let c1 = ((pos.x + HITBOX.x) / TILE).ceil() as i64 - 1;
+    let c1 = (((pos.x + HITBOX.x) / TILE).ceil() as i64).saturating_sub(1);
     let kinds: Vec<TileKind> = (c0..=c1).map(|tx| level.kind_at(tx, feet_row)).collect();
     kinds.contains(&TileKind::OneWay) && !kinds.contains(&TileKind::Solid)
 }
 
 fn touches_hazard(level: &Level, hitbox: &Rect) -> bool {
     let c0 = (hitbox.pos.x / TILE).floor() as i64;
-    let c1 = ((hitbox.pos.x + hitbox.size.x) / TILE).ceil() as i64 - 1;
+    let c1 = (((hitbox.pos.x + hitbox.size.x) / TILE).ceil() as i64).saturating_sub(1);
     let r0 = (hitbox.pos.y / TILE).floor() as i64;
-    let r1 = ((hitbox.pos.y + hitbox.size.y) / TILE).ceil() as i64 - 1;
+    let r1 = (((hitbox.pos.y + hitbox.size.y) / TILE).ceil() as i64).saturating_sub(1);
     (c0..=c1).any(|tx| {
         (r0..=r1).any(|ty| {
             level.kind_at(tx, ty) == TileKind::Hazard && {

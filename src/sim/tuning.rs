@@ -168,7 +168,7 @@ impl Tuning {
         Ok(())
     }
 
-    /// Check ranges: every value finite and non-negative; gravity, run_speed, max_fall_speed,
+    /// Check ranges: every value finite and in [0, [`MAX_VALUE`]]; gravity, run_speed, max_fall_speed,
     /// apex_gravity_mult and air_mult positive; corner_correction ≤ 8 px (half a tile).
     ///
     /// # Errors
@@ -177,8 +177,8 @@ impl Tuning {
         let mut probe = self.clone();
         for key in Self::KEYS {
             let v = *probe.field_mut(key).expect("KEYS are fields");
-            if !v.is_finite() || v < 0.0 {
-                return Err(format!("{key} must be a finite number ≥ 0, got {v}"));
+            if !v.is_finite() || !(0.0..=MAX_VALUE).contains(&v) {
+                return Err(format!("{key} must be a number in [0, {MAX_VALUE}], got {v}"));
             }
         }
         for (key, v) in [
@@ -198,6 +198,10 @@ impl Tuning {
         Ok(())
     }
 }
+
+/// The largest value any tuning key accepts (px/s, px/s², s): far beyond playable, small
+/// enough that a tick's move stays a bounded scan.
+pub const MAX_VALUE: f64 = 1e7;
 
 /// Convert a duration in seconds to whole ticks at `tick_hz`, rounding to nearest
 /// (0.1 s at 60 Hz = 6 ticks).

@@ -17,6 +17,9 @@
 /// (1e9 / rate ns) is exactly 1e9 units.
 pub const UNITS_PER_TICK: u64 = 1_000_000_000;
 
+/// The largest allowed `max_frame_ns`: one hour. Keeps `delta x tick_hz` far inside `u64`.
+pub const MAX_FRAME_NS_LIMIT: u64 = 3_600_000_000_000;
+
 /// Loop settings (LAB.md `config` keys).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepperConfig {
@@ -46,8 +49,8 @@ impl StepperConfig {
         if self.max_steps < 1 {
             return Err("max_steps must be at least 1".into());
         }
-        if self.max_frame_ns < 1 {
-            return Err("max_frame_ms must be positive".into());
+        if !(1..=MAX_FRAME_NS_LIMIT).contains(&self.max_frame_ns) {
+            return Err("max_frame_ms must be in (0, 3600000] (one hour)".into());
         }
         Ok(())
     }
@@ -129,7 +132,7 @@ impl Stepper {
             self.clamp_events += 1;
         }
         self.ticks += steps;
-        self.dropped_units += dropped_units;
+        self.dropped_units = self.dropped_units.saturating_add(dropped_units);
         FramePlan {
             dt_ns,
             dt_clamped_ns,

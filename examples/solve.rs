@@ -1,0 +1,852 @@
+//! A level solver: finds a deathless run through a level and writes it as a lab script.
+//!
+//! Clock: fixed tick. The search drives the real simulation, [`ledge::sim::step`], one 60 Hz
+//! tick at a time with the [`TickInput`]s the lab's latch would make from the written script;
+//! nothing is approximated. It is a beam search over *macro-actions*: for `--macro` ticks
+//! (default 4) hold one of {nothing, left, right}, with the jump button released, kept held,
+//! kept then released, or pressed at the macro's first tick (an edge) and held for 1, 2 or
+//! all of its ticks; or Down + a jump press (drop through a one-way platform).
+//!
+//! Every depth expands each state in the beam by every macro and throws away runs that die
+//! (the script must finish with `deaths == 0`). States that look the same (position to the
+//! pixel, velocity in 15 px/s buckets, ground, jump held, coyote / buffer / sustain timers,
+//! checkpoint) are merged, across all depths. The `--beam` best survive, at most `--per-cell`
+//! of them per 8 px cell so that the beam keeps states behind a leap instead of filling up
+//! with ones already committed to it. "Best" is the distance still to go — shortest paths over
+//! the level's open cells (not solid, not hazard) from the goal (or `--until-checkpoint`),
+//! read at the hitbox centre — plus a small cost per jump press and direction change (so the
+//! runs read like a person's, not a dither), minus a bonus for each use of a mechanic named
+//! with `--prefer` (so a demonstration run shows it). Every state at one depth has lived the
+//! same number of ticks.
+//!
+//! Before writing, a last pass moves each jump that fires on the tick after a landing to a
+//! press `--early-press` ticks before the landing (held through it), as a person chaining
+//! jumps does, when that leaves the whole run tick for tick the same: the jump buffer is what
+//! makes it the same.
+//!
+//! The run is written as a lab script: events at exact tick boundaries (an event written right
+//! after `frame 16.666667 xK` lines is consumed by tick K + 1, LAB.md "Which tick gets an
+//! event"), then idle frames. Remake `tests/levels/levelN.lab` after editing a level or the
+//! tuning with the command in the script's header, for example
+//!
+//! ```text
+//! cargo run --example solve -- assets/levels/level2.tmx --out tests/levels/level2.lab
+//! ```
+//!
+//! To check that a level *needs* a mechanic, turn it off (`--tuning coyote_time=0`), search one
+//! section (`--start-checkpoint N`, `--until-checkpoint M`) and see the search fail. A failed
+//! beam search is evidence, not proof: it explores only what its beam keeps; when the beam
+//! *dies out* (every kept state's every move is a death or a state already seen), it has
+//! exhausted the moves it knows at its 1 px / 15 px/s resolution.
+
+use clap::Parser;
+use glam::DVec2;
+use ledge::input::Action;
+use ledge::input::latch::TickInput;
+use ledge::level::ascii::parse_ascii;
+use ledge::level::tiled_map::load_tmx;
+use ledge::level::{Level, Rect, TILE, TileKind};
+use ledge::sim::{HITBOX, Tuning, World, step};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Simulation rate the scripts run at (the lab's default `tick_hz`).
+const TICK_HZ: u32 = 60;
+/// One frame per tick at 60 Hz, as written in the scripts, milliseconds.
+const FRAME_MS: &str = "16.666667";
+/// Idle frames written after the goal is touched.
+const TAIL_FRAMES: u32 = 30;
+
+#[derive(Parser, Debug)]
+#[command(about = "Find a deathless run through a level and write it as a lab script")]
+struct Args {
+    /// The level (.tmx, or .txt: an inline-map drawing in the lab's legend, for experiments).
+    level: PathBuf,
+    /// Write the lab script here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// States kept per depth.
+    #[arg(long, default_value_t = 3000)]
+    beam: usize,
+    /// At most this many beam states per 8 px cell (and ground flag).
+    #[arg(long, default_value_t = 8)]
+    per_cell: usize,
+    /// Ticks per macro-action.
+    #[arg(long = "macro", default_value_t = 4)]
+    macro_ticks: usize,
+    /// Give up after this many ticks.
+    #[arg(long, default_value_t = 7200)]
+    max_ticks: usize,
+    /// Score cost of a jump press, pixels of distance.
+    #[arg(long, default_value_t = 6.0)]
+    press_cost: f64,
+    /// Score cost of a change of direction, pixels of distance.
+    #[arg(long, default_value_t = 2.0)]
+    turn_cost: f64,
+    /// Reward each use of this mechanic (coyote, buffer, corner) by 48 px of distance
+    /// (repeatable).
+    #[arg(long)]
+    prefer: Vec<Mechanic>,
+    /// Move jumps fired right after a landing to a press this many ticks before it (0: off).
+    #[arg(long, default_value_t = 3)]
+    early_press: usize,
+    /// Tuning file (default: this crate's assets/tuning.toml).
+    #[arg(long)]
+    tuning_file: Option<PathBuf>,
+    /// Override a tuning value, KEY=VALUE (repeatable); written into the script as `tuning`.
+    #[arg(long = "tuning", value_parser = parse_kv)]
+    tuning: Vec<(String, f64)>,
+    /// Start standing at checkpoint N's respawn point (0-based) instead of the spawn.
+    #[arg(long)]
+    start_checkpoint: Option<usize>,
+    /// Stop when checkpoint M (0-based) is touched instead of the goal.
+    #[arg(long)]
+    until_checkpoint: Option<usize>,
+    /// Print the found run tick by tick (inputs, position, velocity, mechanics used).
+    #[arg(long)]
+    trace: bool,
+}
+
+/// A forgiveness mechanic a run can be seen to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Mechanic {
+    /// A jump started in the air (coyote time).
+    Coyote,
+    /// A jump started on a tick without a press (a buffered press).
+    Buffer,
+    /// A rising move slid sideways around a ceiling corner (corner correction).
+    Corner,
+}
+
+fn parse_kv(s: &str) -> Result<(String, f64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, got '{s}'"))?;
+    let v: f64 = v.parse().map_err(|e| format!("{k}: {e}"))?;
+    Ok((k.to_owned(), v))
+}
+
+/// What a macro does with the jump button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Jump {
+    /// Released for the whole macro.
+    Off,
+    /// Kept held (only when it already is: no new edge).
+    Keep,
+    /// Pressed at the first tick (released first if held, so it is a new edge), held for this
+    /// many ticks (the whole macro when at least its length).
+    Press(usize),
+    /// Kept held for this many ticks, then released (only when it is held).
+    KeepThenRelease(usize),
+}
+
+/// One macro-action: a direction, what the jump button does, Down held or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Macro {
+    /// -1 left, 0 none, 1 right.
+    dir: i8,
+    jump: Jump,
+    down: bool,
+}
+
+fn macros(len: usize) -> Vec<Macro> {
+    let mut out = Vec::new();
+    for dir in [1i8, 0, -1] {
+        let mut jumps = vec![Jump::Off, Jump::Keep, Jump::Press(len), Jump::Press(1)];
+        if len > 2 {
+            jumps.push(Jump::Press(2));
+            jumps.push(Jump::KeepThenRelease(2));
+        }
+        for jump in jumps {
+            out.push(Macro {
+                dir,
+                jump,
+                down: false,
+            });
+        }
+        out.push(Macro {
+            dir,
+            jump: Jump::Press(1),
+            down: true,
+        });
+    }
+    out
+}
+
+/// The per-tick inputs of `m`, given whether jump was held before it; `None` when the macro
+/// needs a held button that is not.
+fn expand(m: Macro, len: usize, jump_held_before: bool) -> Option<Vec<TickInput>> {
+    if matches!(m.jump, Jump::Keep | Jump::KeepThenRelease(_)) && !jump_held_before {
+        return None;
+    }
+    let mut out = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut t = TickInput::default();
+        t.held[Action::Left.index()] = m.dir < 0;
+        t.held[Action::Right.index()] = m.dir > 0;
+        t.held[Action::Down.index()] = m.down;
+        let (held, pressed) = match m.jump {
+            Jump::Off => (false, false),
+            Jump::Keep => (true, false),
+            Jump::Press(n) => (i < n, i == 0),
+            Jump::KeepThenRelease(n) => (i < n, false),
+        };
+        t.held[Action::Jump.index()] = held;
+        t.pressed[Action::Jump.index()] = pressed;
+        out.push(t);
+    }
+    Some(out)
+}
+
+/// Shortest-path distances (pixels) over open cells from the target area.
+struct Field {
+    width: usize,
+    height: usize,
+    dist: Vec<f64>,
+}
+
+impl Field {
+    fn new(level: &Level, target: Rect) -> Field {
+        let (w, h) = (level.width, level.height);
+        let open = |x: usize, y: usize| {
+            matches!(level.kinds[y * w + x], TileKind::Empty | TileKind::OneWay)
+        };
+        let mut dist = vec![f64::INFINITY; w * h];
+        // Dijkstra; the heap is a max-heap, so distances go in negated (in 1/1000 px).
+        let mut heap = BinaryHeap::new();
+        let x0 = (target.pos.x / TILE).floor().max(0.0) as usize;
+        let y0 = (target.pos.y / TILE).floor().max(0.0) as usize;
+        let x1 = ((target.pos.x + target.size.x) / TILE).ceil() as usize;
+        let y1 = ((target.pos.y + target.size.y) / TILE).ceil() as usize;
+        for y in y0..y1.max(y0 + 1).min(h) {
+            for x in x0..x1.max(x0 + 1).min(w) {
+                dist[y * w + x] = 0.0;
+                heap.push((0i64, x, y));
+            }
+        }
+        while let Some((negd, x, y)) = heap.pop() {
+            let d = -negd as f64 / 1000.0;
+            if d > dist[y * w + x] {
+                continue;
+            }
+            for (dx, dy) in [
+                (-1i64, 0i64),
+                (1, 0),
+                (0, -1),
+                (0, 1),
+                (-1, -1),
+                (1, -1),
+                (-1, 1),
+                (1, 1),
+            ] {
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                    continue;
+                }
+                let (nx, ny) = (nx as usize, ny as usize);
+                if !open(nx, ny) || (dx != 0 && dy != 0 && (!open(nx, y) || !open(x, ny))) {
+                    continue;
+                }
+                let step = if dx != 0 && dy != 0 {
+                    TILE * std::f64::consts::SQRT_2
+                } else {
+                    TILE
+                };
+                let nd = d + step;
+                if nd < dist[ny * w + nx] {
+                    dist[ny * w + nx] = nd;
+                    heap.push((-(nd * 1000.0) as i64, nx, ny));
+                }
+            }
+        }
+        Field {
+            width: w,
+            height: h,
+            dist,
+        }
+    }
+
+    /// Distance from the hitbox centre of a player at `pos` to the target, pixels.
+    fn at(&self, pos: DVec2) -> f64 {
+        let c = pos + HITBOX / 2.0;
+        let cx = (c.x / TILE).floor() as i64;
+        let cy = (c.y / TILE).floor() as i64;
+        let mut best = f64::INFINITY;
+        for ty in cy - 1..=cy + 1 {
+            for tx in cx - 1..=cx + 1 {
+                if tx < 0 || tx >= self.width as i64 {
+                    continue;
+                }
+                // above the map: as far as the top row plus the way down to it
+                let (row, extra) = if ty < 0 {
+                    (0, (-ty) as f64 * TILE)
+                } else {
+                    (ty, 0.0)
+                };
+                if row >= self.height as i64 {
+                    continue;
+                }
+                let d = self.dist[row as usize * self.width + tx as usize];
+                if d.is_finite() {
+                    let centre = DVec2::new((tx as f64 + 0.5) * TILE, (ty as f64 + 0.5) * TILE);
+                    best = best.min(d + extra + centre.distance(c));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Which mechanics one tick used: [coyote, buffer, corner]. `x0`/`was_ground`: the player
+/// before the tick; `since_press`: ticks since the last jump press (0: this tick). A jump that
+/// fires on the tick after its press is not counted as buffered: the simulation fires a press
+/// made on a landing tick on the next tick even with `jump_buffer_time 0`.
+fn mechanics_used(
+    world: &World,
+    out: &ledge::sim::TickOutcome,
+    x0: f64,
+    was_ground: bool,
+    since_press: usize,
+) -> [bool; 3] {
+    let p = &world.player;
+    // The x move is vel.x * dt unless a wall stopped it (vel.x = 0); anything else is the
+    // corner nudge.
+    let nudge = p.pos.x - x0 - p.vel.x / f64::from(TICK_HZ);
+    [
+        out.jump_started && !was_ground,
+        out.jump_started && since_press >= 2,
+        !out.respawned && p.vel.x != 0.0 && nudge.abs() > 1e-9,
+    ]
+}
+
+/// A state in the search: the world, whether jump is held, and how we got here.
+#[derive(Clone)]
+struct Node {
+    world: World,
+    jump_held: bool,
+    /// Direction held at the end of the macro (-1, 0, 1).
+    dir: i8,
+    /// Ticks since the last jump press.
+    since_press: usize,
+    /// Index of the parent in the arena (`usize::MAX` for the root).
+    parent: usize,
+    /// The ticks this node's macro added.
+    inputs: Vec<TickInput>,
+    /// Press and turn costs minus mechanic bonuses so far, pixels.
+    cost: f64,
+    /// Distance to go plus cost, pixels: lower is better.
+    score: f64,
+}
+
+type Key = (i32, i32, i32, i32, u32, u32, u32, u32, i64);
+
+fn key(n: &Node) -> Key {
+    let p = &n.world.player;
+    let flags = (p.on_ground as u32)
+        | (n.jump_held as u32) << 1
+        | ((p.var_jump > 0) as u32) << 2
+        | ((p.drop_through > 0) as u32) << 3;
+    (
+        p.pos.x.round() as i32,
+        p.pos.y.round() as i32,
+        (p.vel.x / 15.0).round() as i32,
+        (p.vel.y / 15.0).round() as i32,
+        flags,
+        p.coyote,
+        p.jump_buffer.min(1),
+        p.var_jump,
+        n.world.checkpoint.map_or(-1, |c| c as i64),
+    )
+}
+
+struct Found {
+    inputs: Vec<TickInput>,
+    expanded: u64,
+}
+
+fn search(
+    level: &Level,
+    tuning: &Tuning,
+    start: World,
+    args: &Args,
+    done: &dyn Fn(&World) -> bool,
+    field: &Field,
+) -> Result<Found, String> {
+    let len = args.macro_ticks.max(1);
+    let all = macros(len);
+    let prefer =
+        [Mechanic::Coyote, Mechanic::Buffer, Mechanic::Corner].map(|m| args.prefer.contains(&m));
+    // Kept nodes: (parent, inputs), to rebuild the run.
+    let mut arena: Vec<(usize, Vec<TickInput>)> = Vec::new();
+    let root = Node {
+        score: field.at(start.player.pos),
+        world: start,
+        jump_held: false,
+        dir: 0,
+        since_press: usize::MAX,
+        parent: usize::MAX,
+        inputs: Vec::new(),
+        cost: 0.0,
+    };
+    let mut beam = vec![root];
+    let mut seen: HashSet<Key> = HashSet::new();
+    let mut expanded = 0u64;
+    let mut best_ever = f64::INFINITY;
+    let mut depth = 0;
+    while depth * len < args.max_ticks {
+        depth += 1;
+        let mut next: Vec<Node> = Vec::new();
+        for node in &beam {
+            let idx = arena.len();
+            arena.push((node.parent, node.inputs.clone()));
+            for &m in &all {
+                if m.down && !node.world.player.on_ground {
+                    continue;
+                }
+                let Some(inputs) = expand(m, len, node.jump_held) else {
+                    continue;
+                };
+                let mut world = node.world.clone();
+                let mut cost = node.cost;
+                if m.dir != node.dir {
+                    cost += args.turn_cost;
+                }
+                let mut died = false;
+                let mut finished_at = None;
+                let mut since_press = node.since_press;
+                for (i, input) in inputs.iter().enumerate() {
+                    since_press = if input.pressed(Action::Jump) {
+                        0
+                    } else {
+                        since_press.saturating_add(1)
+                    };
+                    let (x0, was_ground) = (world.player.pos.x, world.player.on_ground);
+                    let out = step(&mut world, input, level, tuning, TICK_HZ);
+                    expanded += 1;
+                    if out.died {
+                        died = true;
+                        break;
+                    }
+                    if input.pressed(Action::Jump) {
+                        cost += args.press_cost;
+                    }
+                    let used = mechanics_used(&world, &out, x0, was_ground, since_press);
+                    for k in 0..3 {
+                        if used[k] && prefer[k] {
+                            cost -= 48.0;
+                        }
+                    }
+                    if done(&world) {
+                        finished_at = Some(i + 1);
+                        break;
+                    }
+                }
+                if died {
+                    continue;
+                }
+                if let Some(n) = finished_at {
+                    let mut chain = vec![inputs[..n].to_vec()];
+                    let mut at = idx;
+                    while at != usize::MAX {
+                        let (parent, ref ins) = arena[at];
+                        chain.push(ins.clone());
+                        at = parent;
+                    }
+                    chain.reverse();
+                    return Ok(Found {
+                        inputs: chain.concat(),
+                        expanded,
+                    });
+                }
+                let jump_held = inputs.last().is_some_and(|t| t.held(Action::Jump));
+                let child = Node {
+                    score: field.at(world.player.pos) + cost,
+                    world,
+                    jump_held,
+                    dir: m.dir,
+                    since_press,
+                    parent: idx,
+                    inputs,
+                    cost,
+                };
+                if seen.insert(key(&child)) {
+                    next.push(child);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Err(format!(
+                "no deathless path: the beam died out after {} ticks (closest {best_ever:.0} px \
+                 from the target, {expanded} ticks simulated)",
+                depth * len
+            ));
+        }
+        next.sort_by(|a, b| a.score.total_cmp(&b.score));
+        let mut per_cell: HashMap<(i32, i32, bool), usize> = HashMap::new();
+        next.retain(|n| {
+            let p = &n.world.player;
+            let cell = (
+                (p.pos.x / 8.0).floor() as i32,
+                (p.pos.y / 8.0).floor() as i32,
+                p.on_ground,
+            );
+            let c = per_cell.entry(cell).or_default();
+            *c += 1;
+            *c <= args.per_cell
+        });
+        next.truncate(args.beam);
+        let lead = field.at(next[0].world.player.pos);
+        best_ever = best_ever.min(lead);
+        if depth % 50 == 0 {
+            let p = &next[0].world.player.pos;
+            eprintln!(
+                "  tick {:5}: beam {:5}, lead {:7.1} px to go at ({:.0}, {:.0})",
+                depth * len,
+                next.len(),
+                lead,
+                p.x,
+                p.y
+            );
+        }
+        beam = next;
+    }
+    Err(format!(
+        "no path within {} ticks (closest {best_ever:.0} px from the target, {expanded} ticks \
+         simulated)",
+        args.max_ticks
+    ))
+}
+
+/// Per-tick (position, velocity, on_ground) of a run, and whether it got `done` with no death.
+fn trajectory(
+    level: &Level,
+    tuning: &Tuning,
+    start: &World,
+    inputs: &[TickInput],
+    done: &dyn Fn(&World) -> bool,
+) -> (Vec<(DVec2, DVec2, bool)>, bool) {
+    let mut w = start.clone();
+    let mut out = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let o = step(&mut w, input, level, tuning, TICK_HZ);
+        out.push((w.player.pos, w.player.vel, w.player.on_ground));
+        if o.died {
+            return (out, false);
+        }
+    }
+    (out, done(&w))
+}
+
+/// Move each jump fired on the tick after a landing to a press `early` ticks before that
+/// landing, held through it, when the run stays tick for tick the same (see the module docs).
+fn press_early(
+    level: &Level,
+    tuning: &Tuning,
+    start: &World,
+    inputs: &mut [TickInput],
+    early: usize,
+    done: &dyn Fn(&World) -> bool,
+) -> usize {
+    if early == 0 {
+        return 0;
+    }
+    let jump = Action::Jump.index();
+    let (reference, ok) = trajectory(level, tuning, start, inputs, done);
+    assert!(ok, "the found run finishes");
+    let mut moved = 0;
+    for j in 2..inputs.len() {
+        // tick j (0-based) starts a jump on the ground right after landing at tick j - 1
+        let landed = reference[j - 1].2 && !reference[j - 2].2;
+        let started = reference[j].1.y < 0.0 && reference[j - 1].1.y >= 0.0 && !reference[j].2;
+        if !(landed && started) {
+            continue;
+        }
+        let Some(press) = (j.saturating_sub(1)..=j).find(|&t| inputs[t].pressed[jump]) else {
+            continue;
+        };
+        for lead in (1..=early).rev() {
+            let Some(q) = (j - 1).checked_sub(lead) else {
+                continue;
+            };
+            if q == 0 || inputs[q - 1].held[jump] || (q..press).any(|t| inputs[t].held[jump]) {
+                continue;
+            }
+            let mut trial = inputs.to_vec();
+            trial[press].pressed[jump] = false;
+            trial[q].pressed[jump] = true;
+            for t in trial.iter_mut().take(press + 1).skip(q) {
+                t.held[jump] = true;
+            }
+            let (traj, ok) = trajectory(level, tuning, start, &trial, done);
+            if ok && traj == reference {
+                inputs.copy_from_slice(&trial);
+                moved += 1;
+                break;
+            }
+        }
+    }
+    moved
+}
+
+/// The lab script for `inputs`: events at tick boundaries, one 60 Hz frame per tick.
+fn script(
+    level_line: &str,
+    header: &[String],
+    tuning: &[(String, f64)],
+    inputs: &[TickInput],
+) -> String {
+    let mut s = String::new();
+    for line in header {
+        let _ = writeln!(s, "# {line}");
+    }
+    let _ = writeln!(s, "level {level_line}");
+    for (k, v) in tuning {
+        let _ = writeln!(s, "tuning {k} {v}");
+    }
+    let mut prev = TickInput::default();
+    let mut frames = 0u32;
+    let flush = |s: &mut String, n: &mut u32| {
+        if *n > 0 {
+            let _ = writeln!(s, "frame {FRAME_MS} x{n}");
+            *n = 0;
+        }
+    };
+    let idle = TickInput::default();
+    for input in inputs.iter().chain(std::iter::once(&idle)) {
+        let mut events = Vec::new();
+        for a in Action::ALL {
+            let (was, now) = (prev.held(a), input.held(a));
+            let edge = input.pressed(a) && a == Action::Jump;
+            if was && (!now || edge) {
+                events.push(format!("release {}", a.name()));
+            }
+            if (now && !was) || edge {
+                events.push(format!("press {}", a.name()));
+            }
+            if edge && !now {
+                events.push(format!("release {}", a.name()));
+            }
+        }
+        if !events.is_empty() {
+            flush(&mut s, &mut frames);
+            for e in events {
+                let _ = writeln!(s, "{e}");
+            }
+        }
+        frames += 1;
+        prev = *input;
+    }
+    frames += TAIL_FRAMES - 1;
+    flush(&mut s, &mut frames);
+    s
+}
+
+/// Print the run tick by tick.
+fn trace(level: &Level, tuning: &Tuning, start: &World, inputs: &[TickInput]) {
+    let mut w = start.clone();
+    let mut since_press = usize::MAX;
+    for (i, input) in inputs.iter().enumerate() {
+        since_press = if input.pressed(Action::Jump) {
+            0
+        } else {
+            since_press.saturating_add(1)
+        };
+        let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
+        let out = step(&mut w, input, level, tuning, TICK_HZ);
+        let used = mechanics_used(&w, &out, x0, was_ground, since_press);
+        let p = &w.player;
+        let keys: String = Action::ALL
+            .iter()
+            .map(
+                |&a| match (input.pressed(a) && a == Action::Jump, input.held(a)) {
+                    (true, _) => 'J',
+                    (false, true) => a.name().chars().next().unwrap_or('?'),
+                    (false, false) => '.',
+                },
+            )
+            .collect();
+        let mut notes = String::new();
+        for (on, what) in [
+            (p.on_ground, "ground"),
+            (out.jump_started, "JUMP"),
+            (used[0], "coyote"),
+            (used[1], "buffered"),
+            (used[2], "corner-nudge"),
+            (out.died, "DIED"),
+        ] {
+            if on {
+                notes.push(' ');
+                notes.push_str(what);
+            }
+        }
+        eprintln!(
+            "{:5} {keys} x {:8.3} y {:8.3} vx {:7.2} vy {:7.2}{notes}",
+            i + 1,
+            p.pos.x,
+            p.pos.y,
+            p.vel.x,
+            p.vel.y
+        );
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = if args.level.extension().is_some_and(|e| e == "txt") {
+        let text = std::fs::read_to_string(&args.level)?;
+        let rows: Vec<String> = text.lines().map(str::to_owned).collect();
+        parse_ascii(&rows, 1)?
+    } else {
+        load_tmx(&args.level)?
+    };
+    let tuning_path = args
+        .tuning_file
+        .clone()
+        .unwrap_or_else(|| root.join("assets/tuning.toml"));
+    let mut tuning = Tuning::load(&tuning_path)?;
+    for (k, v) in &args.tuning {
+        tuning.set(k, *v).map_err(anyhow::Error::msg)?;
+    }
+
+    let mut start = World::new(level.spawn);
+    if let Some(n) = args.start_checkpoint {
+        let cp = level
+            .checkpoints
+            .get(n)
+            .ok_or_else(|| anyhow::anyhow!("no checkpoint {n}"))?;
+        start = World::new(cp.respawn);
+        start.checkpoint = Some(n);
+    }
+    let target = match args.until_checkpoint {
+        Some(m) => {
+            level
+                .checkpoints
+                .get(m)
+                .ok_or_else(|| anyhow::anyhow!("no checkpoint {m}"))?
+                .area
+        }
+        None => level
+            .goal
+            .ok_or_else(|| anyhow::anyhow!("the level has no goal"))?,
+    };
+    let until = args.until_checkpoint;
+    let done = move |w: &World| match until {
+        Some(m) => w.checkpoint == Some(m),
+        None => w.level_complete,
+    };
+    let field = Field::new(&level, target);
+    eprintln!(
+        "solving {} ({}x{} tiles), beam {}, {}-tick macros{}",
+        args.level.display(),
+        level.width,
+        level.height,
+        args.beam,
+        args.macro_ticks,
+        if args.tuning.is_empty() {
+            String::new()
+        } else {
+            format!(", tuning {:?}", args.tuning)
+        }
+    );
+    let t0 = Instant::now();
+    let mut found = match search(&level, &tuning, start.clone(), &args, &done, &field) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("FAILED after {:.1} s: {e}", t0.elapsed().as_secs_f64());
+            std::process::exit(1);
+        }
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    let moved = press_early(
+        &level,
+        &tuning,
+        &start,
+        &mut found.inputs,
+        args.early_press,
+        &done,
+    );
+    if args.trace {
+        trace(&level, &tuning, &start, &found.inputs);
+    }
+    // Replay the final inputs: they must finish, deathless, and count the mechanics used.
+    let mut w = start.clone();
+    let mut uses = [0u32; 3];
+    let mut since_press = usize::MAX;
+    for input in &found.inputs {
+        since_press = if input.pressed(Action::Jump) {
+            0
+        } else {
+            since_press.saturating_add(1)
+        };
+        let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
+        let out = step(&mut w, input, &level, &tuning, TICK_HZ);
+        let used = mechanics_used(&w, &out, x0, was_ground, since_press);
+        for k in 0..3 {
+            uses[k] += used[k] as u32;
+        }
+    }
+    anyhow::ensure!(
+        done(&w) && w.deaths == 0,
+        "replaying the found inputs must finish deathless"
+    );
+    let ticks = found.inputs.len();
+    let play_s = ticks as f64 / f64::from(TICK_HZ);
+    let summary = format!(
+        "{ticks} ticks ({play_s:.2} s), {} jumps ({} coyote, {} buffered), {} corner \
+         corrections",
+        w.jumps, uses[0], uses[1], uses[2]
+    );
+    println!(
+        "solved {} in {secs:.1} s ({} ticks simulated): {summary}; {moved} presses moved early",
+        args.level.display(),
+        found.expanded
+    );
+    if let Some(out) = &args.out {
+        anyhow::ensure!(
+            args.start_checkpoint.is_none() && args.until_checkpoint.is_none(),
+            "--out writes whole-level runs only (no --start/--until-checkpoint)"
+        );
+        let abs = std::fs::canonicalize(&args.level)?;
+        let level_line = abs
+            .strip_prefix(std::fs::canonicalize(root)?)
+            .unwrap_or(&abs)
+            .display()
+            .to_string();
+        let mut command = format!(
+            "cargo run --example solve -- {level_line} --beam {} --macro {}",
+            args.beam, args.macro_ticks
+        );
+        for m in &args.prefer {
+            let _ = write!(command, " --prefer {}", format!("{m:?}").to_lowercase());
+        }
+        for (k, v) in &args.tuning {
+            let _ = write!(command, " --tuning {k}={v}");
+        }
+        let _ = write!(command, " --out {}", out.display());
+        let header = vec![
+            format!(
+                "Finishes {level_line} (\"{}\") with no deaths: {summary}.",
+                level.name
+            ),
+            "Made by examples/solve.rs (a beam search driving ledge::sim::step), not by hand:"
+                .to_owned(),
+            format!("  {command}"),
+            "Remake it after changing the level or assets/tuning.toml; tests/level_runs.rs \
+             replays it."
+                .to_owned(),
+            "One 60 Hz frame per tick: events after `frame ... xK` lines are consumed by tick \
+             K + 1."
+                .to_owned(),
+            "summary-only".to_owned(),
+            "expect: summary[\"level_complete\"]".to_owned(),
+            "expect: summary[\"deaths\"] == 0".to_owned(),
+        ];
+        let text = script(&level_line, &header, &args.tuning, &found.inputs);
+        std::fs::write(out, text)?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}

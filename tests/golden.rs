@@ -1,0 +1,162 @@
+//! Golden images: frames drawn off-screen through the game's renderer (lavapipe on machines
+//! without a GPU) compared with PNGs in `tests/golden/` with a tolerance — a per-pixel
+//! difference, not exact bytes (drivers may round differently). Cases: the first level's
+//! start, a fractional camera offset (no tile seams), the frame right after a teleport (no
+//! streak), and the F3 overlay over the game.
+//!
+//! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
+//! committing); a missing golden fails the test. With no adapter at all the tests fail: CI
+//! installs Mesa's lavapipe (scripts/test).
+
+use ledge::game_loop::Loop;
+use ledge::lab::shots::save_png;
+use ledge::lab::{LabOptions, run_script_observed};
+use ledge::render::overlay::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
+use ledge::render::sprites::{OFFSCREEN_FORMAT, Offscreen};
+use ledge::render::text::TextRenderer;
+use std::path::{Path, PathBuf};
+
+const W: u32 = 1280;
+const H: u32 = 720;
+
+/// A channel may differ by this much (0..255) before the pixel counts as different.
+const CHANNEL_TOLERANCE: u8 = 24;
+/// At most this fraction of pixels may differ.
+const MAX_DIFFERENT: f64 = 0.002;
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.png"))
+}
+
+fn load_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let (w, h, rgba) = ledge::assets::load_png_rgba(path).unwrap_or_else(|e| {
+        panic!("{e}: missing golden; run `LEDGE_BLESS=1 cargo test --test golden` and look at it")
+    });
+    (w, h, rgba)
+}
+
+/// Compare `rgba` (W x H) with the golden `name`, or write it when blessing.
+fn check(name: &str, rgba: &[u8]) {
+    let path = golden_path(name);
+    if std::env::var_os("LEDGE_BLESS").is_some() {
+        save_png(&path, W, H, rgba).unwrap();
+        eprintln!("blessed {}", path.display());
+        return;
+    }
+    let (w, h, want) = load_png(&path);
+    assert_eq!((w, h), (W, H), "{name}: golden size");
+    let different = want
+        .chunks(4)
+        .zip(rgba.chunks(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).take(3).any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE))
+        .count();
+    let frac = different as f64 / (W * H) as f64;
+    if frac > MAX_DIFFERENT {
+        let got = std::env::temp_dir().join(format!("ledge-golden-{name}.png"));
+        let _ = save_png(&got, W, H, rgba);
+        panic!("{name}: {different} pixels ({:.3}%) differ from {}; got {}", frac * 100.0, path.display(), got.display());
+    }
+}
+
+fn opts() -> LabOptions {
+    LabOptions { script_name: "golden".into(), script_dir: env!("CARGO_MANIFEST_DIR").into(), summary_only: true }
+}
+
+/// Run `script`, drawing the first frame for which `pick` says yes; returns the image.
+fn shoot(script: &str, mut pick: impl FnMut(u64, &Loop) -> bool) -> Vec<u8> {
+    let mut off = Offscreen::new().expect("a GPU adapter (lavapipe: mesa-vulkan-drivers)");
+    let mut shot = None;
+    run_script_observed(script, &opts(), &mut |f, lp| {
+        if shot.is_none() && pick(f, lp) {
+            shot = Some(off.render(&lp.view(), W, H).map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    })
+    .unwrap();
+    shot.expect("the picked frame came")
+}
+
+#[test]
+fn first_level_start() {
+    let img = shoot("frame 16.666667 x2\n", |f, _| f == 1);
+    check("level1-start", &img);
+}
+
+#[test]
+fn fractional_camera_offset_shows_no_seams() {
+    // Running right across a tiled floor and stacked blocks: pick a frame whose camera sits
+    // between pixels (fraction 0.3..0.7 of a level pixel).
+    let floor = "#".repeat(120);
+    let sky = ".".repeat(120);
+    let mut rows = vec![sky.clone(); 20];
+    rows[17] = format!("...P{}", &sky[4..]);
+    rows[15] = format!("{}###-----^^^####{}", &sky[..30], &sky[46..]);
+    let script = format!("map\n{}\n{floor}\n{floor}\nend\npress right @0\nframe 6.9444 x400\n", rows.join("\n"));
+    let mut camera = 0.0;
+    let img = shoot(&script, |f, lp| {
+        camera = lp.camera().centre.x;
+        f > 100 && (0.3..0.7).contains(&camera.fract())
+    });
+    assert!((0.3..0.7).contains(&camera.fract()), "camera at {camera}");
+    check("fractional-camera", &img);
+}
+
+#[test]
+fn teleport_frame_has_no_streak() {
+    let script = "map\n............................................................\n............................................................\n...P........................................................\n############################################################\nend\nframe 16.6667 x10\nteleport 600 10\nframe 6.9444 x20\n";
+    let img = shoot(script, |_, lp| lp.drawn().x >= 599.0);
+    check("teleport", &img);
+}
+
+#[test]
+fn telemetry_overlay_over_the_game() {
+    let mut off = Offscreen::new().expect("a GPU adapter (lavapipe: mesa-vulkan-drivers)");
+    let mut text = TextRenderer::new(&off.ctx, OFFSCREEN_FORMAT).expect("the shipped font loads");
+    let mut img = None;
+    run_script_observed("frame 16.666667 x2\n", &opts(), &mut |f, lp| {
+        if f != 1 {
+            return Ok(());
+        }
+        // A fixed, hostile history: 60 Hz frames, a 144 Hz stretch, a clamped stall, a cap hit.
+        let mut tel = Telemetry::new(240);
+        for i in 0..240u32 {
+            let (frame_ms, ticks, clamped, capped) = match i {
+                100 => (400.0, 8, true, true),
+                180 => (180.0, 8, false, true),
+                120..=160 => (6.944, (i % 12 < 5) as u32, false, false),
+                _ => (16.667, 1, false, false),
+            };
+            tel.push(Sample {
+                frame_ms,
+                ticks,
+                accumulator_ms: (i % 7) as f64 * 2.0,
+                alpha: (i % 7) as f64 / 8.0,
+                clamped,
+                capped,
+                tick_us: 20.0 + (i % 5) as f64,
+                events: (i % 30 == 0) as u32,
+            });
+        }
+        let shown = tel.stats();
+        let scr = Screen::new(W, H);
+        let info = OverlayInfo {
+            tick_hz: 60,
+            present_mode: "Fifo",
+            adapter: "golden adapter",
+            vsync: true,
+            fps_cap: Some(60.0),
+            total_clamps: 1,
+            total_caps: 2,
+        };
+        let mut layer = Layer::default();
+        telemetry_overlay(&mut layer, &scr, &tel, &shown, &info);
+        text.prepare(&off.ctx, (W, H), &layer.text);
+        let px = off
+            .render_with_overlay(&lp.view(), W, H, &layer.quads, |_, pass| text.draw(pass))
+            .map_err(|e| e.to_string())?;
+        img = Some(px);
+        Ok(())
+    })
+    .unwrap();
+    check("overlay", &img.expect("frame 1 came"));
+}

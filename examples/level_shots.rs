@@ -37,6 +37,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
             pose: PlayerPose::Idle,
         },
         reached: &[],
+        extra: &[],
     }
 }
 

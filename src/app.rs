@@ -50,6 +50,8 @@ use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
+use crate::render::stress::StressField;
+use crate::render::view::VIEW_SIZE;
 use crate::level::Level;
 use crate::render::gpu::Gpu;
 use crate::render::overlay::{
@@ -93,6 +95,8 @@ pub struct AppOptions {
     pub reduced_motion: bool,
     /// Inject stalls into the event loop (seed 004's hostile-timing test).
     pub hitch: Option<Hitch>,
+    /// Draw this many extra moving sprites (renderer stress test; shown in the F3 overlay).
+    pub stress: usize,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds
@@ -426,6 +430,10 @@ struct App {
     results: Vec<LevelResult>,
     /// Wall time of the next `--hitch` stall.
     next_hitch: Option<Instant>,
+    /// `--stress`: the extra sprites, stepped on the fixed tick.
+    stress: StressField,
+    /// Their drawn positions this frame (kept to reuse the allocation).
+    stress_drawn: Vec<glam::DVec2>,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -673,6 +681,8 @@ impl App {
                     fps_cap: self.opts.fps_cap,
                     total_clamps: totals.clamp_events,
                     total_caps: totals.cap_hits,
+                    sprites: self.gfx.as_ref().map_or(0, |g| g.renderer.instance_count()),
+                    stress: self.stress.len(),
                 },
             );
         }
@@ -697,6 +707,10 @@ impl App {
         if playing {
             let now = self.now_ns();
             let stats = self.game.frame(now);
+            let dt = 1.0 / f64::from(self.game.config().tick_hz);
+            for _ in 0..stats.steps {
+                self.stress.step(dt);
+            }
             if let Some(r) = &mut self.recorder {
                 r.frame(now);
             }
@@ -721,7 +735,12 @@ impl App {
             let mut ui = std::mem::take(&mut self.ui);
             self.build_ui(&mut ui, frame.size);
             if let Some(g) = &mut self.gfx {
-                let view = self.game.view();
+                let mut view = self.game.view();
+                if !self.stress.is_empty() {
+                    let origin = view.camera - VIEW_SIZE / 2.0;
+                    self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
+                    view.extra = &self.stress_drawn;
+                }
                 let ctx = &g.gpu.ctx;
                 g.renderer.prepare(ctx, &view, frame.size);
                 g.renderer.prepare_screen(ctx, &ui.quads, frame.size);
@@ -957,6 +976,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         .context("cannot start the window event loop")?;
     event_loop.set_control_flow(ControlFlow::Wait);
 
+    let stress = opts.stress;
     let mut app = App {
         pacer: opts.fps_cap.map(Pacer::new),
         opts,
@@ -986,6 +1006,8 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         level_start_deaths: 0,
         results: Vec::new(),
         next_hitch: None,
+        stress: StressField::new(stress, 0x1ed6e),
+        stress_drawn: Vec::new(),
     };
     event_loop
         .run_app(&mut app)

@@ -318,6 +318,7 @@ impl Loop {
             camera: self.camera.centre,
             player: PlayerDraw { pos: self.drawn, hitbox: HITBOX, facing_left: p.facing_left, pose },
             reached: &self.world.reached,
+            extra: &[],
         }
     }
 

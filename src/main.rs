@@ -38,6 +38,9 @@ struct Cli {
     /// Stall the loop MS milliseconds every EVERY_S seconds (default 2) to test hostile timing.
     #[arg(long, value_name = "MS[@EVERY_S]")]
     hitch: Option<ledge::app::Hitch>,
+    /// Renderer stress test: draw N extra moving sprites (see the F3 overlay).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    stress: usize,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
                 record: cli.record,
                 reduced_motion: cli.reduced_motion,
                 hitch: cli.hitch,
+                stress: cli.stress,
             };
             ledge::app::run(opts).map(|_| ())
         }

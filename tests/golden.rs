@@ -147,6 +147,8 @@ fn telemetry_overlay_over_the_game() {
             fps_cap: Some(60.0),
             total_clamps: 1,
             total_caps: 2,
+            sprites: 123,
+            stress: 0,
         };
         let mut layer = Layer::default();
         telemetry_overlay(&mut layer, &scr, &tel, &shown, &info);

@@ -45,6 +45,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
             pose: PlayerPose::Idle,
         },
         reached: &[],
+        extra: &[],
     }
 }
 

@@ -9,6 +9,7 @@ pub mod atlas;
 pub mod gpu;
 pub mod overlay;
 pub mod sprites;
+pub mod stress;
 pub mod surface_state;
 pub mod text;
 pub mod view;

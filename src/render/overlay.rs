@@ -574,6 +574,10 @@ pub struct OverlayInfo<'a> {
     pub total_clamps: u64,
     /// Cap hits over the session.
     pub total_caps: u64,
+    /// Sprite instances drawn in the last frame (one instance buffer, one draw per texture run).
+    pub sprites: usize,
+    /// Of those, `--stress` sprites.
+    pub stress: usize,
 }
 
 /// The overlay's text lines (no layout), from `st` (a [`Telemetry::stats`] snapshot).
@@ -612,7 +616,7 @@ pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String>
             info.present_mode,
             if info.vsync { "on" } else { "off" }
         ),
-        format!("adapter {}", info.adapter),
+        format!("sprites {} ({} stress)   adapter {}", info.sprites, info.stress, info.adapter),
     ]
 }
 
@@ -1342,6 +1346,8 @@ mod tests {
             fps_cap: Some(60.0),
             total_clamps: 1,
             total_caps: 0,
+            sprites: 10,
+            stress: 0,
         };
         let mut out = Layer::default();
         telemetry_overlay(&mut out, &scr, &t, &t.stats(), &info);

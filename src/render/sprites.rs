@@ -262,6 +262,16 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         }
     }
 
+    // `--stress` sprites: one run of instances sharing the atlas, like everything else.
+    let stress = atlas::tile_region(atlas::GOAL);
+    let stress_uv = uv_of(stress);
+    out.extend(view.extra.iter().map(|p| SpriteInstance {
+        pos: [p.x as f32, p.y as f32],
+        size: [stress.w as f32, stress.h as f32],
+        uv_rect: stress_uv,
+        flags: 0,
+    }));
+
     // The player: the sprite (16 x 24) stands bottom-centred on the hitbox (12 x 22).
     let p = &view.player;
     let region = atlas::player_region(p.pose);
@@ -873,6 +883,7 @@ mod tests {
                 pose: PlayerPose::Idle,
             },
             reached: &[],
+            extra: &[],
         }
     }
 

@@ -434,6 +434,7 @@ mod tests {
                 pose: PlayerPose::Idle,
             },
             reached: &[],
+            extra: &[],
         };
         let (w, h) = (640, 360);
         let quads = [solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)];

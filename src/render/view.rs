@@ -49,4 +49,7 @@ pub struct FrameView<'a> {
     /// Checkpoints reached, by index into `level.checkpoints` (drawn lit). Discrete state from
     /// the current tick.
     pub reached: &'a [bool],
+    /// Extra sprites to draw (`--stress N`), top-left in level pixels, already interpolated;
+    /// empty in normal play.
+    pub extra: &'a [DVec2],
 }

@@ -30,11 +30,7 @@ fn tick(c: &mut Criterion) {
             if world.level_complete {
                 world = fresh.clone();
             }
-            let input = if world.tick.is_multiple_of(30) {
-                &press
-            } else {
-                &held
-            };
+            let input = if world.tick.is_multiple_of(30) { &press } else { &held };
             black_box(sim::step(&mut world, black_box(input), &level, &tuning, 60))
         })
     });

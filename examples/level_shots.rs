@@ -30,12 +30,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
     FrameView {
         level,
         camera: camera.centre,
-        player: PlayerDraw {
-            pos,
-            hitbox: HITBOX,
-            facing_left: false,
-            pose: PlayerPose::Idle,
-        },
+        player: PlayerDraw { pos, hitbox: HITBOX, facing_left: false, pose: PlayerPose::Idle },
         reached: &[],
         extra: &[],
     }
@@ -56,10 +51,7 @@ fn main() -> anyhow::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let args: Vec<String> = std::env::args().skip(1).collect();
     let all = args.iter().any(|a| a == "--all");
-    let out_dir = args
-        .iter()
-        .find(|a| *a != "--all")
-        .map_or_else(|| root.join("docs"), PathBuf::from);
+    let out_dir = args.iter().find(|a| *a != "--all").map_or_else(|| root.join("docs"), PathBuf::from);
     std::fs::create_dir_all(&out_dir)?;
     let mut offscreen = Offscreen::new()?;
     let assets = root.join("assets");
@@ -71,10 +63,7 @@ fn main() -> anyhow::Result<()> {
         }
         let level = load_tmx(&path)?;
         let mut shots = vec![(format!("{name}.png"), level.spawn)];
-        if let Some(cp) = level
-            .checkpoints
-            .get(level.checkpoints.len().saturating_sub(1) / 2)
-        {
+        if let Some(cp) = level.checkpoints.get(level.checkpoints.len().saturating_sub(1) / 2) {
             shots.push((format!("{name}-mid.png"), cp.respawn));
         }
         if all {

@@ -121,9 +121,7 @@ enum Mechanic {
 }
 
 fn parse_kv(s: &str) -> Result<(String, f64), String> {
-    let (k, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("expected KEY=VALUE, got '{s}'"))?;
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, got '{s}'"))?;
     let v: f64 = v.parse().map_err(|e| format!("{k}: {e}"))?;
     Ok((k.to_owned(), v))
 }
@@ -160,17 +158,9 @@ fn macros(len: usize) -> Vec<Macro> {
             jumps.push(Jump::KeepThenRelease(2));
         }
         for jump in jumps {
-            out.push(Macro {
-                dir,
-                jump,
-                down: false,
-            });
+            out.push(Macro { dir, jump, down: false });
         }
-        out.push(Macro {
-            dir,
-            jump: Jump::Press(1),
-            down: true,
-        });
+        out.push(Macro { dir, jump: Jump::Press(1), down: true });
     }
     out
 }
@@ -210,9 +200,7 @@ struct Field {
 impl Field {
     fn new(level: &Level, target: Rect) -> Field {
         let (w, h) = (level.width, level.height);
-        let open = |x: usize, y: usize| {
-            matches!(level.kinds[y * w + x], TileKind::Empty | TileKind::OneWay)
-        };
+        let open = |x: usize, y: usize| matches!(level.kinds[y * w + x], TileKind::Empty | TileKind::OneWay);
         let mut dist = vec![f64::INFINITY; w * h];
         // Dijkstra; the heap is a max-heap, so distances go in negated (in 1/1000 px).
         let mut heap = BinaryHeap::new();
@@ -231,16 +219,7 @@ impl Field {
             if d > dist[y * w + x] {
                 continue;
             }
-            for (dx, dy) in [
-                (-1i64, 0i64),
-                (1, 0),
-                (0, -1),
-                (0, 1),
-                (-1, -1),
-                (1, -1),
-                (-1, 1),
-                (1, 1),
-            ] {
+            for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)] {
                 let (nx, ny) = (x as i64 + dx, y as i64 + dy);
                 if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
                     continue;
@@ -249,11 +228,7 @@ impl Field {
                 if !open(nx, ny) || (dx != 0 && dy != 0 && (!open(nx, y) || !open(x, ny))) {
                     continue;
                 }
-                let step = if dx != 0 && dy != 0 {
-                    TILE * std::f64::consts::SQRT_2
-                } else {
-                    TILE
-                };
+                let step = if dx != 0 && dy != 0 { TILE * std::f64::consts::SQRT_2 } else { TILE };
                 let nd = d + step;
                 if nd < dist[ny * w + nx] {
                     dist[ny * w + nx] = nd;
@@ -261,11 +236,7 @@ impl Field {
                 }
             }
         }
-        Field {
-            width: w,
-            height: h,
-            dist,
-        }
+        Field { width: w, height: h, dist }
     }
 
     /// Distance from the hitbox centre of a player at `pos` to the target, pixels.
@@ -280,11 +251,7 @@ impl Field {
                     continue;
                 }
                 // above the map: as far as the top row plus the way down to it
-                let (row, extra) = if ty < 0 {
-                    (0, (-ty) as f64 * TILE)
-                } else {
-                    (ty, 0.0)
-                };
+                let (row, extra) = if ty < 0 { (0, (-ty) as f64 * TILE) } else { (ty, 0.0) };
                 if row >= self.height as i64 {
                     continue;
                 }
@@ -376,8 +343,7 @@ fn search(
 ) -> Result<Found, String> {
     let len = args.macro_ticks.max(1);
     let all = macros(len);
-    let prefer =
-        [Mechanic::Coyote, Mechanic::Buffer, Mechanic::Corner].map(|m| args.prefer.contains(&m));
+    let prefer = [Mechanic::Coyote, Mechanic::Buffer, Mechanic::Corner].map(|m| args.prefer.contains(&m));
     // Kept nodes: (parent, inputs), to rebuild the run.
     let mut arena: Vec<(usize, Vec<TickInput>)> = Vec::new();
     let root = Node {
@@ -417,11 +383,7 @@ fn search(
                 let mut finished_at = None;
                 let mut since_press = node.since_press;
                 for (i, input) in inputs.iter().enumerate() {
-                    since_press = if input.pressed(Action::Jump) {
-                        0
-                    } else {
-                        since_press.saturating_add(1)
-                    };
+                    since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
                     let (x0, was_ground) = (world.player.pos.x, world.player.on_ground);
                     let out = step(&mut world, input, level, tuning, TICK_HZ);
                     expanded += 1;
@@ -455,10 +417,7 @@ fn search(
                         at = parent;
                     }
                     chain.reverse();
-                    return Ok(Found {
-                        inputs: chain.concat(),
-                        expanded,
-                    });
+                    return Ok(Found { inputs: chain.concat(), expanded });
                 }
                 let jump_held = inputs.last().is_some_and(|t| t.held(Action::Jump));
                 let child = Node {
@@ -487,11 +446,7 @@ fn search(
         let mut per_cell: HashMap<(i32, i32, bool), usize> = HashMap::new();
         next.retain(|n| {
             let p = &n.world.player;
-            let cell = (
-                (p.pos.x / 8.0).floor() as i32,
-                (p.pos.y / 8.0).floor() as i32,
-                p.on_ground,
-            );
+            let cell = ((p.pos.x / 8.0).floor() as i32, (p.pos.y / 8.0).floor() as i32, p.on_ground);
             let c = per_cell.entry(cell).or_default();
             *c += 1;
             *c <= args.per_cell
@@ -591,12 +546,7 @@ fn press_early(
 }
 
 /// The lab script for `inputs`: events at tick boundaries, one 60 Hz frame per tick.
-fn script(
-    level_line: &str,
-    header: &[String],
-    tuning: &[(String, f64)],
-    inputs: &[TickInput],
-) -> String {
+fn script(level_line: &str, header: &[String], tuning: &[(String, f64)], inputs: &[TickInput]) -> String {
     let mut s = String::new();
     for line in header {
         let _ = writeln!(s, "# {line}");
@@ -648,24 +598,18 @@ fn trace(level: &Level, tuning: &Tuning, start: &World, inputs: &[TickInput]) {
     let mut w = start.clone();
     let mut since_press = usize::MAX;
     for (i, input) in inputs.iter().enumerate() {
-        since_press = if input.pressed(Action::Jump) {
-            0
-        } else {
-            since_press.saturating_add(1)
-        };
+        since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
         let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
         let out = step(&mut w, input, level, tuning, TICK_HZ);
         let used = mechanics_used(&w, &out, x0, was_ground, since_press);
         let p = &w.player;
         let keys: String = Action::ALL
             .iter()
-            .map(
-                |&a| match (input.pressed(a) && a == Action::Jump, input.held(a)) {
-                    (true, _) => 'J',
-                    (false, true) => a.name().chars().next().unwrap_or('?'),
-                    (false, false) => '.',
-                },
-            )
+            .map(|&a| match (input.pressed(a) && a == Action::Jump, input.held(a)) {
+                (true, _) => 'J',
+                (false, true) => a.name().chars().next().unwrap_or('?'),
+                (false, false) => '.',
+            })
             .collect();
         let mut notes = String::new();
         for (on, what) in [
@@ -702,10 +646,7 @@ fn main() -> anyhow::Result<()> {
     } else {
         load_tmx(&args.level)?
     };
-    let tuning_path = args
-        .tuning_file
-        .clone()
-        .unwrap_or_else(|| root.join("assets/tuning.toml"));
+    let tuning_path = args.tuning_file.clone().unwrap_or_else(|| root.join("assets/tuning.toml"));
     let mut tuning = Tuning::load(&tuning_path)?;
     for (k, v) in &args.tuning {
         tuning.set(k, *v).map_err(anyhow::Error::msg)?;
@@ -713,24 +654,13 @@ fn main() -> anyhow::Result<()> {
 
     let mut start = World::new(level.spawn);
     if let Some(n) = args.start_checkpoint {
-        let cp = level
-            .checkpoints
-            .get(n)
-            .ok_or_else(|| anyhow::anyhow!("no checkpoint {n}"))?;
+        let cp = level.checkpoints.get(n).ok_or_else(|| anyhow::anyhow!("no checkpoint {n}"))?;
         start = World::new(cp.respawn);
         start.checkpoint = Some(n);
     }
     let target = match args.until_checkpoint {
-        Some(m) => {
-            level
-                .checkpoints
-                .get(m)
-                .ok_or_else(|| anyhow::anyhow!("no checkpoint {m}"))?
-                .area
-        }
-        None => level
-            .goal
-            .ok_or_else(|| anyhow::anyhow!("the level has no goal"))?,
+        Some(m) => level.checkpoints.get(m).ok_or_else(|| anyhow::anyhow!("no checkpoint {m}"))?.area,
+        None => level.goal.ok_or_else(|| anyhow::anyhow!("the level has no goal"))?,
     };
     let until = args.until_checkpoint;
     let done = move |w: &World| match until {
@@ -745,11 +675,7 @@ fn main() -> anyhow::Result<()> {
         level.height,
         args.beam,
         args.macro_ticks,
-        if args.tuning.is_empty() {
-            String::new()
-        } else {
-            format!(", tuning {:?}", args.tuning)
-        }
+        if args.tuning.is_empty() { String::new() } else { format!(", tuning {:?}", args.tuning) }
     );
     let t0 = Instant::now();
     let mut found = match search(&level, &tuning, start.clone(), &args, &done, &field) {
@@ -760,14 +686,7 @@ fn main() -> anyhow::Result<()> {
         }
     };
     let secs = t0.elapsed().as_secs_f64();
-    let moved = press_early(
-        &level,
-        &tuning,
-        &start,
-        &mut found.inputs,
-        args.early_press,
-        &done,
-    );
+    let moved = press_early(&level, &tuning, &start, &mut found.inputs, args.early_press, &done);
     if args.trace {
         trace(&level, &tuning, &start, &found.inputs);
     }
@@ -776,11 +695,7 @@ fn main() -> anyhow::Result<()> {
     let mut uses = [0u32; 3];
     let mut since_press = usize::MAX;
     for input in &found.inputs {
-        since_press = if input.pressed(Action::Jump) {
-            0
-        } else {
-            since_press.saturating_add(1)
-        };
+        since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
         let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
         let out = step(&mut w, input, &level, &tuning, TICK_HZ);
         let used = mechanics_used(&w, &out, x0, was_ground, since_press);
@@ -788,10 +703,7 @@ fn main() -> anyhow::Result<()> {
             uses[k] += used[k] as u32;
         }
     }
-    anyhow::ensure!(
-        done(&w) && w.deaths == 0,
-        "replaying the found inputs must finish deathless"
-    );
+    anyhow::ensure!(done(&w) && w.deaths == 0, "replaying the found inputs must finish deathless");
     let ticks = found.inputs.len();
     let play_s = ticks as f64 / f64::from(TICK_HZ);
     let summary = format!(
@@ -810,11 +722,7 @@ fn main() -> anyhow::Result<()> {
             "--out writes whole-level runs only (no --start/--until-checkpoint)"
         );
         let abs = std::fs::canonicalize(&args.level)?;
-        let level_line = abs
-            .strip_prefix(std::fs::canonicalize(root)?)
-            .unwrap_or(&abs)
-            .display()
-            .to_string();
+        let level_line = abs.strip_prefix(std::fs::canonicalize(root)?).unwrap_or(&abs).display().to_string();
         let mut command = format!(
             "cargo run --example solve -- {level_line} --beam {} --macro {}",
             args.beam, args.macro_ticks
@@ -827,12 +735,8 @@ fn main() -> anyhow::Result<()> {
         }
         let _ = write!(command, " --out {}", out.display());
         let header = vec![
-            format!(
-                "Finishes {level_line} (\"{}\") with no deaths: {summary}.",
-                level.name
-            ),
-            "Made by examples/solve.rs (a beam search driving ledge::sim::step), not by hand:"
-                .to_owned(),
+            format!("Finishes {level_line} (\"{}\") with no deaths: {summary}.", level.name),
+            "Made by examples/solve.rs (a beam search driving ledge::sim::step), not by hand:".to_owned(),
             format!("  {command}"),
             "Remake it after changing the level or assets/tuning.toml; tests/level_runs.rs \
              replays it."

@@ -50,15 +50,15 @@ use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
-use crate::render::stress::StressField;
-use crate::render::view::VIEW_SIZE;
 use crate::level::Level;
 use crate::render::gpu::Gpu;
 use crate::render::overlay::{
     self, Hud, Layer, LevelResult, OverlayInfo, Sample, Screen, Telemetry, TelemetryStats,
 };
 use crate::render::sprites::{SpriteRenderer, begin_overlay_pass};
+use crate::render::stress::StressField;
 use crate::render::text::TextRenderer;
+use crate::render::view::VIEW_SIZE;
 use crate::sim::tuning::Tuning;
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
@@ -263,11 +263,7 @@ impl Pacer {
     /// when the frame started more than a period late, one period after `woke` (resync rather
     /// than a burst of catch-up frames).
     pub fn next_deadline(deadline: Instant, woke: Instant, period: Duration) -> Instant {
-        if woke > deadline + period {
-            woke + period
-        } else {
-            deadline + period
-        }
+        if woke > deadline + period { woke + period } else { deadline + period }
     }
 
     /// Block until the next deadline (the first call returns at once) and record how late
@@ -297,10 +293,7 @@ impl Pacer {
         if self.waits == 0 {
             return (0.0, 0.0);
         }
-        (
-            self.late_sum.as_secs_f64() * 1e6 / self.waits as f64,
-            self.late_max.as_secs_f64() * 1e6,
-        )
+        (self.late_sum.as_secs_f64() * 1e6 / self.waits as f64, self.late_max.as_secs_f64() * 1e6)
     }
 }
 
@@ -309,10 +302,7 @@ impl Pacer {
 pub fn next_level_path(current: &Path) -> Option<PathBuf> {
     let stem = current.file_stem()?.to_str()?;
     let n: u32 = stem.strip_prefix("level")?.parse().ok()?;
-    let ext = current
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("tmx");
+    let ext = current.extension().and_then(|e| e.to_str()).unwrap_or("tmx");
     let next = current.with_file_name(format!("level{}.{ext}", n + 1));
     next.is_file().then_some(next)
 }
@@ -472,14 +462,9 @@ impl App {
     }
 
     fn init_graphics(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        let attrs = Window::default_attributes()
-            .with_title("Ledge")
-            .with_inner_size(LogicalSize::new(1280.0, 720.0));
-        let window = Arc::new(
-            event_loop
-                .create_window(attrs)
-                .context("cannot open a window")?,
-        );
+        let attrs =
+            Window::default_attributes().with_title("Ledge").with_inner_size(LogicalSize::new(1280.0, 720.0));
+        let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window")?);
         let gpu = Gpu::new(window.clone(), self.opts.vsync)?;
         let renderer = SpriteRenderer::new(&gpu.ctx, gpu.format())?;
         let text = TextRenderer::new(&gpu.ctx, gpu.format()).context("cannot load the UI font")?;
@@ -490,12 +475,7 @@ impl App {
             gpu.size()
         );
         window.request_redraw();
-        self.gfx = Some(Graphics {
-            window,
-            gpu,
-            renderer,
-            text,
-        });
+        self.gfx = Some(Graphics { window, gpu, renderer, text });
         self.start = Some(Instant::now());
         Ok(())
     }
@@ -508,12 +488,7 @@ impl App {
         let t = self.clock.now(wall);
         for a in Action::ALL {
             if self.keyboard.is_held(a) {
-                push_at(
-                    &mut self.game,
-                    &mut self.recorder,
-                    t,
-                    InputEvent::Release(Source::Keyboard, a),
-                );
+                push_at(&mut self.game, &mut self.recorder, t, InputEvent::Release(Source::Keyboard, a));
             }
         }
         self.keyboard.clear();
@@ -563,15 +538,13 @@ impl App {
             ticks: w.tick.saturating_sub(self.level_start_tick),
         });
         let next =
-            next_level_path(&self.level_path).and_then(
-                |p| match crate::level::tiled_map::load_tmx(&p) {
-                    Ok(level) => Some((p, level)),
-                    Err(e) => {
-                        log::error!("cannot load the next level: {e}");
-                        None
-                    }
-                },
-            );
+            next_level_path(&self.level_path).and_then(|p| match crate::level::tiled_map::load_tmx(&p) {
+                Ok(level) => Some((p, level)),
+                Err(e) => {
+                    log::error!("cannot load the next level: {e}");
+                    None
+                }
+            });
         match next {
             Some((path, level)) => {
                 log::info!("level complete; now playing {}", path.display());
@@ -598,11 +571,8 @@ impl App {
 
     fn toggle_fullscreen(&self) {
         if let Some(g) = &self.gfx {
-            let next = if g.window.fullscreen().is_some() {
-                None
-            } else {
-                Some(Fullscreen::Borderless(None))
-            };
+            let next =
+                if g.window.fullscreen().is_some() { None } else { Some(Fullscreen::Borderless(None)) };
             log::info!("fullscreen: {}", next.is_some());
             g.window.set_fullscreen(next);
         }
@@ -745,11 +715,9 @@ impl App {
                 g.renderer.prepare(ctx, &view, frame.size);
                 g.renderer.prepare_screen(ctx, &ui.quads, frame.size);
                 g.text.prepare(ctx, frame.size, &ui.text);
-                let mut encoder =
-                    ctx.device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("frame encoder"),
-                        });
+                let mut encoder = ctx
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
                 g.renderer.draw(&mut encoder, &frame.view);
                 {
                     let mut pass = begin_overlay_pass(&mut encoder, &frame.view);
@@ -790,18 +758,13 @@ impl App {
         let played_s = wall_s - paused_s;
         let player = self.game.world().player.pos;
         let (late_mean, late_max) = self.pacer.as_ref().map_or((0.0, 0.0), Pacer::lateness_us);
-        let (window_w, window_h) = self.gfx.as_ref().map_or((0, 0), |g| {
-            (g.window.inner_size().width, g.window.inner_size().height)
-        });
+        let (window_w, window_h) =
+            self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
         let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
         Summary {
             frames: t.frames,
             ticks: t.ticks,
-            mean_fps: if played_s > 0.0 {
-                t.frames as f64 / played_s
-            } else {
-                0.0
-            },
+            mean_fps: if played_s > 0.0 { t.frames as f64 / played_s } else { 0.0 },
             max_ticks_in_frame: t.max_steps_in_frame,
             clamp_events: t.clamp_events,
             cap_hits: t.cap_hits,
@@ -822,10 +785,7 @@ impl App {
             pace_late_max_us: late_max,
             presented: stats.presented,
             skipped_draws: stats.timeouts + stats.occluded + stats.validation + stats.zero_size,
-            adapter: self
-                .gfx
-                .as_ref()
-                .map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
+            adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
             present_mode: self
                 .gfx
                 .as_ref()
@@ -849,11 +809,7 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),
-            WindowEvent::KeyboardInput {
-                event,
-                is_synthetic,
-                ..
-            } => {
+            WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
                 if event.state == ElementState::Pressed
                     && !event.repeat
                     && !is_synthetic
@@ -867,8 +823,7 @@ impl ApplicationHandler for App {
                 }
                 let t = self.now_ns();
                 let (game, rec) = (&mut self.game, &mut self.recorder);
-                self.keyboard
-                    .key_event(&event, is_synthetic, &mut |ev| push_at(game, rec, t, ev));
+                self.keyboard.key_event(&event, is_synthetic, &mut |ev| push_at(game, rec, t, ev));
             }
             WindowEvent::Focused(focused) => {
                 log::debug!("window focus: {focused}");
@@ -942,28 +897,19 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let assets = crate::assets::assets_dir();
     let tuning_path = match &opts.tuning {
         Some(p) => p.clone(),
-        None => assets
-            .as_ref()
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            .join("tuning.toml"),
+        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml"),
     };
     let tuning = Tuning::load(&tuning_path)?;
     let level_path = match &opts.level {
         Some(p) => p.clone(),
-        None => assets
-            .as_ref()
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            .join("levels/level1.tmx"),
+        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
     };
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
     let config = LoopConfig::default();
-    let recorder = opts
-        .record
-        .as_ref()
-        .map(|path| Recorder::new(path, &level_path, &tuning, &config));
-    let mut game = Loop::new(level.clone(), tuning, config)
-        .map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
+    let recorder = opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config));
+    let mut game =
+        Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
     game.set_measure_ticks(true);
 
@@ -971,9 +917,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).
     #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
     winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
-    let event_loop = builder
-        .build()
-        .context("cannot start the window event loop")?;
+    let event_loop = builder.build().context("cannot start the window event loop")?;
     event_loop.set_control_flow(ControlFlow::Wait);
 
     let stress = opts.stress;
@@ -1009,9 +953,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
     };
-    event_loop
-        .run_app(&mut app)
-        .context("window event loop failed")?;
+    event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {
         return Err(e);
     }
@@ -1039,10 +981,7 @@ mod tests {
         let p = Duration::from_millis(16);
         // On time or a little late: the grid holds.
         assert_eq!(Pacer::next_deadline(t0, t0, p), t0 + p);
-        assert_eq!(
-            Pacer::next_deadline(t0, t0 + Duration::from_millis(5), p),
-            t0 + p
-        );
+        assert_eq!(Pacer::next_deadline(t0, t0 + Duration::from_millis(5), p), t0 + p);
         // More than a period late: resync from the wake-up.
         let woke = t0 + Duration::from_millis(40);
         assert_eq!(Pacer::next_deadline(t0, woke, p), woke + p);
@@ -1054,10 +993,7 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         std::fs::write(dir.join("level1.tmx"), "").expect("write");
         std::fs::write(dir.join("level2.tmx"), "").expect("write");
-        assert_eq!(
-            next_level_path(&dir.join("level1.tmx")),
-            Some(dir.join("level2.tmx"))
-        );
+        assert_eq!(next_level_path(&dir.join("level1.tmx")), Some(dir.join("level2.tmx")));
         assert_eq!(next_level_path(&dir.join("level2.tmx")), None);
         assert_eq!(next_level_path(&dir.join("custom.tmx")), None);
         std::fs::remove_dir_all(&dir).ok();
@@ -1103,11 +1039,7 @@ mod tests {
 
     #[test]
     fn summary_line_format() {
-        let s = Summary {
-            frames: 3,
-            state_hash: 0xab,
-            ..Default::default()
-        };
+        let s = Summary { frames: 3, state_hash: 0xab, ..Default::default() };
         let line = s.line();
         assert!(line.starts_with("ledge: frames=3 ticks=0 mean_fps=0.0 "));
         assert!(line.contains("state_hash=00000000000000ab"));

@@ -96,20 +96,14 @@ pub fn find_assets_dir(
                 return Ok(candidate);
             }
         }
-        looked.push(format!(
-            "no assets/{MARKER_FILE} above {}",
-            exe.parent().unwrap_or(exe).display()
-        ));
+        looked.push(format!("no assets/{MARKER_FILE} above {}", exe.parent().unwrap_or(exe).display()));
     }
     let fallback = manifest_dir.join("assets");
     if fallback.is_dir() {
         return Ok(fallback);
     }
     looked.push(format!("${ASSETS_ENV} unset"));
-    Err(AssetError::NotFound {
-        path: fallback,
-        looked: looked.join("; "),
-    })
+    Err(AssetError::NotFound { path: fallback, looked: looked.join("; ") })
 }
 
 /// Decodes the PNG at `path` to 8-bit RGBA: returns (width, height, pixels), pixels in rows
@@ -123,32 +117,18 @@ pub fn find_assets_dir(
 /// [`AssetError::Io`] when the file cannot be opened; [`AssetError::Image`] when it is not a
 /// valid PNG or is larger than [`MAX_IMAGE_SIDE`] on a side.
 pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
-    let bad = |msg: String| AssetError::Image {
-        path: path.to_owned(),
-        msg,
-    };
-    let file = File::open(path).map_err(|source| AssetError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bad = |msg: String| AssetError::Image { path: path.to_owned(), msg };
+    let file = File::open(path).map_err(|source| AssetError::Io { path: path.to_owned(), source })?;
     let mut decoder = png::Decoder::new(BufReader::new(file));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
-    let mut reader = decoder
-        .read_info()
-        .map_err(|e| bad(format!("not a readable PNG: {e}")))?;
+    let mut reader = decoder.read_info().map_err(|e| bad(format!("not a readable PNG: {e}")))?;
     let (width, height) = (reader.info().width, reader.info().height);
     if width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE {
-        return Err(bad(format!(
-            "image is {width}x{height} px, larger than {MAX_IMAGE_SIDE} px on a side"
-        )));
+        return Err(bad(format!("image is {width}x{height} px, larger than {MAX_IMAGE_SIDE} px on a side")));
     }
-    let size = reader
-        .output_buffer_size()
-        .ok_or_else(|| bad("image too large to decode".to_owned()))?;
+    let size = reader.output_buffer_size().ok_or_else(|| bad("image too large to decode".to_owned()))?;
     let mut buf = vec![0; size];
-    let frame = reader
-        .next_frame(&mut buf)
-        .map_err(|e| bad(format!("PNG data: {e}")))?;
+    let frame = reader.next_frame(&mut buf).map_err(|e| bad(format!("PNG data: {e}")))?;
     if frame.bit_depth != png::BitDepth::Eight {
         return Err(bad(format!("unsupported bit depth {:?}", frame.bit_depth)));
     }
@@ -156,14 +136,10 @@ pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
     let pixels = (width * height) as usize;
     let rgba = match frame.color_type {
         png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => buf
-            .chunks_exact(2)
-            .flat_map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
+        png::ColorType::Rgb => buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+        png::ColorType::GrayscaleAlpha => {
+            buf.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect()
+        }
         png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
         png::ColorType::Indexed => {
             return Err(bad("palette image was not expanded".to_owned()));
@@ -171,11 +147,7 @@ pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
     };
     // Rows are tightly packed after the 8-bit normalisation, so this only fails on a bug.
     if rgba.len() != pixels * 4 {
-        return Err(bad(format!(
-            "decoded {} bytes, expected {}",
-            rgba.len(),
-            pixels * 4
-        )));
+        return Err(bad(format!("decoded {} bytes, expected {}", rgba.len(), pixels * 4)));
     }
     Ok((width, height, rgba))
 }
@@ -193,8 +165,7 @@ mod tests {
         fn new(tag: &str) -> Self {
             static NEXT: AtomicU32 = AtomicU32::new(0);
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let path =
-                std::env::temp_dir().join(format!("ledge-assets-{tag}-{}-{n}", std::process::id()));
+            let path = std::env::temp_dir().join(format!("ledge-assets-{tag}-{}-{n}", std::process::id()));
             let _ = std::fs::remove_dir_all(&path);
             std::fs::create_dir_all(&path).unwrap();
             Self(path)
@@ -207,14 +178,7 @@ mod tests {
         }
     }
 
-    fn write_png(
-        path: &Path,
-        w: u32,
-        h: u32,
-        color: png::ColorType,
-        depth: png::BitDepth,
-        data: &[u8],
-    ) {
+    fn write_png(path: &Path, w: u32, h: u32, color: png::ColorType, depth: png::BitDepth, data: &[u8]) {
         let file = File::create(path).unwrap();
         let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
         enc.set_color(color);
@@ -230,8 +194,7 @@ mod tests {
     #[test]
     fn env_var_wins_when_it_names_a_folder() {
         let tmp = TempDir::new("env");
-        let found =
-            find_assets_dir(Some(tmp.0.clone().into()), None, Path::new("/nowhere")).unwrap();
+        let found = find_assets_dir(Some(tmp.0.clone().into()), None, Path::new("/nowhere")).unwrap();
         assert_eq!(found, tmp.0);
     }
 
@@ -276,11 +239,7 @@ mod tests {
     fn the_real_assets_dir_is_found() {
         // Whatever way it is found (env, exe or source tree), it holds the atlas.
         let dir = assets_dir().unwrap();
-        assert!(
-            dir.join(crate::render::atlas::ATLAS_PATH).is_file(),
-            "{}",
-            dir.display()
-        );
+        assert!(dir.join(crate::render::atlas::ATLAS_PATH).is_file(), "{}", dir.display());
     }
 
     #[test]
@@ -290,22 +249,13 @@ mod tests {
         use png::{BitDepth as D, ColorType as C};
 
         write_png(&p, 2, 1, C::Rgba, D::Eight, &[1, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(
-            load_png_rgba(&p).unwrap(),
-            (2, 1, vec![1, 2, 3, 4, 5, 6, 7, 8])
-        );
+        assert_eq!(load_png_rgba(&p).unwrap(), (2, 1, vec![1, 2, 3, 4, 5, 6, 7, 8]));
 
         write_png(&p, 2, 1, C::Rgb, D::Eight, &[1, 2, 3, 4, 5, 6]);
-        assert_eq!(
-            load_png_rgba(&p).unwrap().2,
-            vec![1, 2, 3, 255, 4, 5, 6, 255]
-        );
+        assert_eq!(load_png_rgba(&p).unwrap().2, vec![1, 2, 3, 255, 4, 5, 6, 255]);
 
         write_png(&p, 2, 1, C::Grayscale, D::Eight, &[9, 10]);
-        assert_eq!(
-            load_png_rgba(&p).unwrap().2,
-            vec![9, 9, 9, 255, 10, 10, 10, 255]
-        );
+        assert_eq!(load_png_rgba(&p).unwrap().2, vec![9, 9, 9, 255, 10, 10, 10, 255]);
 
         write_png(&p, 1, 1, C::GrayscaleAlpha, D::Eight, &[9, 100]);
         assert_eq!(load_png_rgba(&p).unwrap().2, vec![9, 9, 9, 100]);
@@ -316,10 +266,7 @@ mod tests {
 
         // 1-bit palette (red, blue) whose second entry is transparent (tRNS).
         write_png(&p, 2, 1, C::Indexed, D::One, &[0b0100_0000]);
-        assert_eq!(
-            load_png_rgba(&p).unwrap().2,
-            vec![255, 0, 0, 255, 0, 0, 255, 0]
-        );
+        assert_eq!(load_png_rgba(&p).unwrap().2, vec![255, 0, 0, 255, 0, 0, 255, 0]);
     }
 
     #[test]
@@ -331,35 +278,19 @@ mod tests {
         assert!(err.to_string().starts_with(&missing.display().to_string()));
 
         let junk = tmp.0.join("junk.png");
-        File::create(&junk)
-            .unwrap()
-            .write_all(b"not a png at all")
-            .unwrap();
+        File::create(&junk).unwrap().write_all(b"not a png at all").unwrap();
         let err = load_png_rgba(&junk).unwrap_err();
         let msg = err.to_string();
         assert!(matches!(err, AssetError::Image { .. }), "{msg}");
-        assert!(
-            msg.starts_with(&junk.display().to_string()) && !msg.contains('\n'),
-            "{msg}"
-        );
+        assert!(msg.starts_with(&junk.display().to_string()) && !msg.contains('\n'), "{msg}");
 
         // A truncated PNG: valid header, cut off inside the image data.
         let ok = tmp.0.join("ok.png");
-        write_png(
-            &ok,
-            8,
-            8,
-            png::ColorType::Rgba,
-            png::BitDepth::Eight,
-            &[7; 256],
-        );
+        write_png(&ok, 8, 8, png::ColorType::Rgba, png::BitDepth::Eight, &[7; 256]);
         let bytes = std::fs::read(&ok).unwrap();
         let cut = tmp.0.join("cut.png");
         std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
         let err = load_png_rgba(&cut).unwrap_err();
-        assert!(
-            err.to_string().starts_with(&cut.display().to_string()),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with(&cut.display().to_string()), "{err}");
     }
 }

@@ -95,8 +95,13 @@ impl Camera {
     fn clamp(&mut self, level: &Level) {
         let size = level.size_px();
         let half = VIEW_SIZE / 2.0;
-        self.centre.x = if size.x <= VIEW_SIZE.x { size.x / 2.0 } else { self.centre.x.clamp(half.x, size.x - half.x) };
-        self.centre.y = if size.y <= VIEW_SIZE.y { size.y - half.y } else { self.centre.y.clamp(half.y, size.y - half.y) };
+        self.centre.x =
+            if size.x <= VIEW_SIZE.x { size.x / 2.0 } else { self.centre.x.clamp(half.x, size.x - half.x) };
+        self.centre.y = if size.y <= VIEW_SIZE.y {
+            size.y - half.y
+        } else {
+            self.centre.y.clamp(half.y, size.y - half.y)
+        };
     }
 }
 

@@ -6,11 +6,11 @@
 //! time differs (winit + `Instant` vs a script).
 
 use crate::camera::Camera;
-use crate::input::latch::{Latch, TickInput};
 use crate::input::InputEvent;
+use crate::input::latch::{Latch, TickInput};
 use crate::level::Level;
 use crate::render::view::{FrameView, PlayerDraw, PlayerPose};
-use crate::sim::{self, Tuning, World, HITBOX};
+use crate::sim::{self, HITBOX, Tuning, World};
 use crate::time::{Stepper, StepperConfig};
 use glam::DVec2;
 use std::collections::VecDeque;

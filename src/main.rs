@@ -65,7 +65,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles=off")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles=off"))
+        .init();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -54,12 +54,21 @@ fn check(name: &str, rgba: &[u8]) {
     if frac > MAX_DIFFERENT {
         let got = std::env::temp_dir().join(format!("ledge-golden-{name}.png"));
         let _ = save_png(&got, W, H, rgba);
-        panic!("{name}: {different} pixels ({:.3}%) differ from {}; got {}", frac * 100.0, path.display(), got.display());
+        panic!(
+            "{name}: {different} pixels ({:.3}%) differ from {}; got {}",
+            frac * 100.0,
+            path.display(),
+            got.display()
+        );
     }
 }
 
 fn opts() -> LabOptions {
-    LabOptions { script_name: "golden".into(), script_dir: env!("CARGO_MANIFEST_DIR").into(), summary_only: true }
+    LabOptions {
+        script_name: "golden".into(),
+        script_dir: env!("CARGO_MANIFEST_DIR").into(),
+        summary_only: true,
+    }
 }
 
 /// Run `script`, drawing the first frame for which `pick` says yes; returns the image.
@@ -91,7 +100,8 @@ fn fractional_camera_offset_shows_no_seams() {
     let mut rows = vec![sky.clone(); 20];
     rows[17] = format!("...P{}", &sky[4..]);
     rows[15] = format!("{}###-----^^^####{}", &sky[..30], &sky[46..]);
-    let script = format!("map\n{}\n{floor}\n{floor}\nend\npress right @0\nframe 6.9444 x400\n", rows.join("\n"));
+    let script =
+        format!("map\n{}\n{floor}\n{floor}\nend\npress right @0\nframe 6.9444 x400\n", rows.join("\n"));
     let mut camera = 0.0;
     let img = shoot(&script, |f, lp| {
         camera = lp.camera().centre.x;

@@ -37,15 +37,11 @@ fn near(a: f64, b: f64, tol: f64) -> bool {
 /// Python's `max` / `min` over a non-empty sequence of floats (an empty one raises in Python,
 /// which labcheck counts as a failure; here it panics, which fails the test the same way).
 fn max_of(it: impl IntoIterator<Item = f64>) -> f64 {
-    it.into_iter()
-        .reduce(f64::max)
-        .expect("max() of an empty sequence")
+    it.into_iter().reduce(f64::max).expect("max() of an empty sequence")
 }
 
 fn min_of(it: impl IntoIterator<Item = f64>) -> f64 {
-    it.into_iter()
-        .reduce(f64::min)
-        .expect("min() of an empty sequence")
+    it.into_iter().reduce(f64::min).expect("min() of an empty sequence")
 }
 
 /// The `# expect:` and `# expect-same-hash:` lines of a case, as labcheck reads them.
@@ -66,11 +62,7 @@ fn run_file(name: &str) -> (String, Report) {
     let path = cases_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let summary_only = text.lines().any(|l| l.trim() == "# summary-only");
-    let opts = LabOptions {
-        script_name: path.display().to_string(),
-        script_dir: cases_dir(),
-        summary_only,
-    };
+    let opts = LabOptions { script_name: path.display().to_string(), script_dir: cases_dir(), summary_only };
     let report = run_script(&text, &opts).unwrap_or_else(|e| panic!("{name} did not run: {e}"));
     (text, report)
 }
@@ -121,29 +113,23 @@ impl Case {
     /// When `python` is not (or no longer) an unchecked `# expect:` line of the file.
     fn expect(&self, python: &str, ok: bool) {
         let mut left = self.unchecked.borrow_mut();
-        let i = left.iter().position(|e| e == python).unwrap_or_else(|| {
-            panic!(
-                "{}: no unchecked '# expect: {python}' line in the file",
-                self.name
-            )
-        });
+        let i = left
+            .iter()
+            .position(|e| e == python)
+            .unwrap_or_else(|| panic!("{}: no unchecked '# expect: {python}' line in the file", self.name));
         left.remove(i);
         if !ok {
-            self.failures
-                .borrow_mut()
-                .push(format!("# expect: {python}"));
+            self.failures.borrow_mut().push(format!("# expect: {python}"));
         }
     }
 
     /// `# expect-same-hash: OTHER`: OTHER (in the same folder) ends with the same state_hash.
     fn expect_same_hash(&self, other: &str) {
         let mut left = self.unchecked_same.borrow_mut();
-        let i = left.iter().position(|e| e == other).unwrap_or_else(|| {
-            panic!(
-                "{}: no unchecked '# expect-same-hash: {other}' line",
-                self.name
-            )
-        });
+        let i = left
+            .iter()
+            .position(|e| e == other)
+            .unwrap_or_else(|| panic!("{}: no unchecked '# expect-same-hash: {other}' line", self.name));
         left.remove(i);
         let (_, theirs) = run_file(other);
         if theirs.summary.state_hash != self.report.summary.state_hash {
@@ -245,10 +231,7 @@ mod checks {
     pub fn bug04a_focus_loss_releases(c: &Case) {
         let t = c.ticks();
         c.expect(r#"ticks[-1]["vx"] == 0"#, t[t.len() - 1].vx == 0.0);
-        c.expect(
-            r#"ticks[-1]["x"] == ticks[-30]["x"]"#,
-            t[t.len() - 1].x == t[t.len() - 30].x,
-        );
+        c.expect(r#"ticks[-1]["x"] == ticks[-30]["x"]"#, t[t.len() - 1].x == t[t.len() - 30].x);
     }
 
     pub fn bug07_smooth_144hz(c: &Case) {
@@ -283,23 +266,14 @@ mod checks {
             r#"all(f["drawn"]["x"] < 100 or f["drawn"]["x"] >= 599 for f in frames)"#,
             f.iter().all(|f| f.drawn.x < 100.0 || f.drawn.x >= 599.0),
         );
-        c.expect(
-            r#"any(f["drawn"]["x"] >= 599 for f in frames)"#,
-            f.iter().any(|f| f.drawn.x >= 599.0),
-        );
+        c.expect(r#"any(f["drawn"]["x"] >= 599 for f in frames)"#, f.iter().any(|f| f.drawn.x >= 599.0));
     }
 
     pub fn bug10a_debugger_pause(c: &Case) {
         let f = c.frames();
         let max_steps = c.config_max_steps();
-        c.expect(
-            r#"frames[10]["steps"] <= config["max_steps"]"#,
-            f[10].steps <= max_steps,
-        );
-        c.expect(
-            r#"all(f["steps"] >= 1 for f in frames[10:])"#,
-            f[10..].iter().all(|f| f.steps >= 1),
-        );
+        c.expect(r#"frames[10]["steps"] <= config["max_steps"]"#, f[10].steps <= max_steps);
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[10:])"#, f[10..].iter().all(|f| f.steps >= 1));
         c.expect(
             r#"summary["ticks"] <= 10 + config["max_steps"] + 11"#,
             c.summary().ticks <= 10 + u64::from(max_steps) + 11,
@@ -311,10 +285,7 @@ mod checks {
     }
 
     pub fn bug14_zero_size_resize(c: &Case) {
-        c.expect(
-            r#"summary["surface_configures"] == 2"#,
-            c.summary().surface_configures == 2,
-        );
+        c.expect(r#"summary["surface_configures"] == 2"#, c.summary().surface_configures == 2);
         c.expect(r#"summary["ticks"] >= 19"#, c.summary().ticks >= 19);
     }
 
@@ -324,10 +295,7 @@ mod checks {
             r#"(lambda ts: all(t["vx"] > 0 for t in ts))([t for t in ticks if t["tick"] > 30 and t["x"] < 85 * 16])"#,
             t.iter().filter(|t| t.tick > 30 && t.x < 85.0 * 16.0).all(|t| t.vx > 0.0),
         );
-        c.expect(
-            r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#,
-            t[t.len() - 1].x - t[0].x >= 60.0 * 16.0,
-        );
+        c.expect(r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#, t[t.len() - 1].x - t[0].x >= 60.0 * 16.0);
         c.expect(
             r#"max(t["y"] for t in ticks) - min(t["y"] for t in ticks) < 1"#,
             max_of(t.iter().map(|t| t.y)) - min_of(t.iter().map(|t| t.y)) < 1.0,
@@ -337,27 +305,15 @@ mod checks {
     pub fn bug18a_fast_fall_lands(c: &Case) {
         let t = c.ticks();
         c.expect(r#"ticks[-1]["on_ground"]"#, t[t.len() - 1].on_ground);
-        c.expect(
-            r#"ticks[-1]["y"] < 20 * 16"#,
-            t[t.len() - 1].y < 20.0 * 16.0,
-        );
-        c.expect(
-            r#"max(t["vy"] for t in ticks) <= 900"#,
-            max_of(t.iter().map(|t| t.vy)) <= 900.0,
-        );
+        c.expect(r#"ticks[-1]["y"] < 20 * 16"#, t[t.len() - 1].y < 20.0 * 16.0);
+        c.expect(r#"max(t["vy"] for t in ticks) <= 900"#, max_of(t.iter().map(|t| t.vy)) <= 900.0);
     }
 
     pub fn seed001_30fps_two_ticks(c: &Case) {
         let f = c.frames();
-        c.expect(
-            r#"all(f["steps"] == 2 for f in frames)"#,
-            f.iter().all(|f| f.steps == 2),
-        );
+        c.expect(r#"all(f["steps"] == 2 for f in frames)"#, f.iter().all(|f| f.steps == 2));
         c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
-        c.expect(
-            r#"all(f["alpha"] == 0 for f in frames)"#,
-            f.iter().all(|f| f.alpha == 0.0),
-        );
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
     }
 
     pub fn seed001_alpha_leftover(c: &Case) {
@@ -387,14 +343,8 @@ mod checks {
             r#"frames[3]["clamped"] and frames[3]["steps"] <= config["max_steps"]"#,
             f[3].clamped && f[3].steps <= max_steps,
         );
-        c.expect(
-            r#"near(frames[3]["alpha"], 0.8, 1e-6)"#,
-            near(f[3].alpha, 0.8, 1e-6),
-        );
-        c.expect(
-            r#"all(f["steps"] >= 1 for f in frames[4:])"#,
-            f[4..].iter().all(|f| f.steps >= 1),
-        );
+        c.expect(r#"near(frames[3]["alpha"], 0.8, 1e-6)"#, near(f[3].alpha, 0.8, 1e-6));
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[4:])"#, f[4..].iter().all(|f| f.steps >= 1));
         c.expect(
             r#"frames[3]["capped"] == (frames[3]["steps"] == config["max_steps"])"#,
             f[3].capped == (f[3].steps == max_steps),
@@ -403,10 +353,7 @@ mod checks {
             r#"all(0 <= f["alpha"] < 1 for f in frames)"#,
             f.iter().all(|f| 0.0 <= f.alpha && f.alpha < 1.0),
         );
-        c.expect(
-            r#"summary["clamp_events"] == 1"#,
-            c.summary().clamp_events == 1,
-        );
+        c.expect(r#"summary["clamp_events"] == 1"#, c.summary().clamp_events == 1);
         c.expect(
             r#"summary["ticks"] <= 3 + config["max_steps"] + 4"#,
             c.summary().ticks <= 3 + u64::from(max_steps) + 4,
@@ -415,24 +362,14 @@ mod checks {
 
     pub fn seed001_exact_30ms_100hz(c: &Case) {
         let f = c.frames();
-        c.expect(
-            r#"all(f["steps"] == 3 for f in frames)"#,
-            f.iter().all(|f| f.steps == 3),
-        );
-        c.expect(
-            r#"all(f["alpha"] == 0 for f in frames)"#,
-            f.iter().all(|f| f.alpha == 0.0),
-        );
+        c.expect(r#"all(f["steps"] == 3 for f in frames)"#, f.iter().all(|f| f.steps == 3));
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
         c.expect(r#"summary["ticks"] == 600"#, c.summary().ticks == 600);
     }
 
     /// The ticks on which a jump started (`[t["tick"] for t in ticks if t["jump_started"]]`).
     fn jump_ticks(c: &Case) -> Vec<u64> {
-        c.ticks()
-            .iter()
-            .filter(|t| t.jump_started)
-            .map(|t| t.tick)
-            .collect()
+        c.ticks().iter().filter(|t| t.jump_started).map(|t| t.tick).collect()
     }
 
     pub fn seed001_pattern_jittery(c: &Case) {
@@ -442,18 +379,12 @@ mod checks {
             r#"summary["clamp_events"] == 0 and summary["cap_hits"] == 0"#,
             s.clamp_events == 0 && s.cap_hits == 0,
         );
-        c.expect(
-            r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#,
-            jump_ticks(c) == [20],
-        );
+        c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
     }
 
     pub fn seed001_pattern_smooth(c: &Case) {
         c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
-        c.expect(
-            r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#,
-            jump_ticks(c) == [20],
-        );
+        c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
         c.expect_same_hash("seed001-pattern-jittery.lab");
     }
 
@@ -508,12 +439,7 @@ mod checks {
 fn case_files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| {
-            e.expect("readable folder entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
+        .map(|e| e.expect("readable folder entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".lab"))
         .collect();
     names.sort();
@@ -524,11 +450,7 @@ fn case_files(dir: &Path) -> Vec<String> {
 fn every_case_file_has_a_test() {
     let mut listed: Vec<String> = CASES.iter().map(|(_, f)| f.to_string()).collect();
     listed.sort();
-    assert_eq!(
-        case_files(&cases_dir()),
-        listed,
-        "tests/cases and the lab_cases! list differ"
-    );
+    assert_eq!(case_files(&cases_dir()), listed, "tests/cases and the lab_cases! list differ");
     for (test, file) in CASES {
         let want: String = file
             .trim_end_matches(".lab")
@@ -543,31 +465,17 @@ fn every_case_file_has_a_test() {
 fn case_copies_match_the_shared_cases() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
     if !shared.is_dir() {
-        println!(
-            "note: {} is absent; the copies in tests/cases were not compared",
-            shared.display()
-        );
+        println!("note: {} is absent; the copies in tests/cases were not compared", shared.display());
         return;
     }
     let names = case_files(&shared);
-    assert!(
-        !names.is_empty(),
-        "{} holds no .lab files",
-        shared.display()
-    );
+    assert!(!names.is_empty(), "{} holds no .lab files", shared.display());
     for name in names {
         let theirs = std::fs::read(shared.join(&name)).expect("readable shared case");
         let ours = std::fs::read(cases_dir().join(&name)).unwrap_or_else(|e| {
-            panic!(
-                "tests/cases/{name} missing (copy it from {}): {e}",
-                shared.display()
-            )
+            panic!("tests/cases/{name} missing (copy it from {}): {e}", shared.display())
         });
-        assert!(
-            ours == theirs,
-            "tests/cases/{name} differs from {}",
-            shared.join(&name).display()
-        );
+        assert!(ours == theirs, "tests/cases/{name} differs from {}", shared.join(&name).display());
     }
 }
 

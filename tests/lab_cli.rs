@@ -27,13 +27,11 @@ fn ledge() -> Command {
 /// A fresh, empty folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("lab_cli")
-        .join(format!(
-            "{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab_cli").join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
@@ -43,19 +41,10 @@ fn scratch(name: &str) -> PathBuf {
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = ledge();
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    });
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     let mut child = cmd.spawn().expect("spawn ledge");
     if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("write stdin");
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
     }
     child.wait_with_output().expect("ledge ran")
 }
@@ -102,16 +91,7 @@ const FRAME_FIELDS: &[&str] = &[
 ];
 const PLAYER_FIELDS: &[&str] = &["x", "y", "vx", "vy", "on_ground"];
 const POINT_FIELDS: &[&str] = &["x", "y"];
-const TICK_FIELDS: &[&str] = &[
-    "tick",
-    "x",
-    "y",
-    "vx",
-    "vy",
-    "on_ground",
-    "jump_started",
-    "respawned",
-];
+const TICK_FIELDS: &[&str] = &["tick", "x", "y", "vx", "vy", "on_ground", "jump_started", "respawned"];
 const SUMMARY_FIELDS: &[&str] = &[
     "frames",
     "ticks",
@@ -126,25 +106,15 @@ const SUMMARY_FIELDS: &[&str] = &[
     "surface_configures",
     "state_hash",
 ];
-const BOOL_FIELDS: &[&str] = &[
-    "clamped",
-    "capped",
-    "on_ground",
-    "jump_started",
-    "respawned",
-];
+const BOOL_FIELDS: &[&str] = &["clamped", "capped", "on_ground", "jump_started", "respawned"];
 
 /// Assert that `obj` (found at `path` in the report) is an object with every field in
 /// `fields`, each a bool when its name is a bool field, a nested object for the nested parts,
 /// `state_hash` a string, and a number otherwise.
 fn assert_fields(obj: &Value, path: &str, fields: &[&str]) {
-    let map = obj
-        .as_object()
-        .unwrap_or_else(|| panic!("{path} is not an object: {obj}"));
+    let map = obj.as_object().unwrap_or_else(|| panic!("{path} is not an object: {obj}"));
     for f in fields {
-        let v = map
-            .get(*f)
-            .unwrap_or_else(|| panic!("{path}.{f} missing in {obj}"));
+        let v = map.get(*f).unwrap_or_else(|| panic!("{path}.{f} missing in {obj}"));
         let ok = match *f {
             "player" | "drawn" | "camera" => v.is_object(),
             "state_hash" => v.is_string(),
@@ -161,25 +131,14 @@ fn assert_full_report(r: &Value) {
     assert_fields(&r["summary"], "summary", SUMMARY_FIELDS);
     let frames = r["frames"].as_array().expect("frames is an array");
     let ticks = r["ticks"].as_array().expect("ticks is an array");
-    assert!(
-        !frames.is_empty() && !ticks.is_empty(),
-        "the run has frames and ticks"
-    );
+    assert!(!frames.is_empty() && !ticks.is_empty(), "the run has frames and ticks");
     assert_fields(&frames[0], "frames[0]", FRAME_FIELDS);
     assert_fields(&frames[0]["player"], "frames[0].player", PLAYER_FIELDS);
     assert_fields(&frames[0]["drawn"], "frames[0].drawn", POINT_FIELDS);
     assert_fields(&frames[0]["camera"], "frames[0].camera", POINT_FIELDS);
     assert_fields(&ticks[0], "ticks[0]", TICK_FIELDS);
-    assert_eq!(
-        frames.len() as u64,
-        r["summary"]["frames"].as_u64().unwrap(),
-        "one entry a frame"
-    );
-    assert_eq!(
-        ticks.len() as u64,
-        r["summary"]["ticks"].as_u64().unwrap(),
-        "one entry a tick"
-    );
+    assert_eq!(frames.len() as u64, r["summary"]["frames"].as_u64().unwrap(), "one entry a frame");
+    assert_eq!(ticks.len() as u64, r["summary"]["ticks"].as_u64().unwrap(), "one entry a tick");
     assert_eq!(ticks[0]["tick"], 1, "ticks are numbered from 1");
     assert_eq!(frames[0]["frame"], 0, "frames are numbered from 0");
     assert_hash(&r["summary"]["state_hash"]);
@@ -204,51 +163,27 @@ fn json_out_has_every_documented_field() {
     let script = dir.join("small.lab");
     std::fs::write(&script, SMALL).unwrap();
     let out = dir.join("report.json");
-    let o = run(
-        &[
-            "lab",
-            script.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-        None,
-    );
+    let o = run(&["lab", script.to_str().unwrap(), "--json", out.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
-    assert!(
-        o.stdout.is_empty(),
-        "with --json OUT nothing goes to standard output"
-    );
+    assert!(o.stdout.is_empty(), "with --json OUT nothing goes to standard output");
     let r = read_json(&out);
     assert_full_report(&r);
     assert_eq!(r["config"]["tick_hz"], 60);
-    assert_eq!(
-        r["summary"]["surface_configures"], 1,
-        "one resize to a new non-zero size"
-    );
+    assert_eq!(r["summary"]["surface_configures"], 1, "one resize to a new non-zero size");
     assert_eq!(r["summary"]["jumps"], 1);
-    assert_eq!(
-        r["summary"]["respawns"], 1,
-        "the teleport counts as a respawn"
-    );
+    assert_eq!(r["summary"]["respawns"], 1, "the teleport counts as a respawn");
     let ticks = r["ticks"].as_array().unwrap();
     assert_eq!(ticks.iter().filter(|t| t["respawned"] == true).count(), 1);
-    assert!(
-        !dir.join("report.json.partial").exists(),
-        "no partial file left behind"
-    );
+    assert!(!dir.join("report.json.partial").exists(), "no partial file left behind");
 }
 
 #[test]
 fn without_json_the_report_goes_to_standard_output() {
     // Two shared cases (one with resizes, one with a jump) run by path from the project root.
-    for case in [
-        "tests/cases/bug14-zero-size-resize.lab",
-        "tests/cases/seed001-pattern-smooth.lab",
-    ] {
+    for case in ["tests/cases/bug14-zero-size-resize.lab", "tests/cases/seed001-pattern-smooth.lab"] {
         let o = run(&["lab", case], None);
         assert_eq!(o.status.code(), Some(0), "{case}: {}", stderr(&o));
-        let r: Value =
-            serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{case}: not JSON: {e}"));
+        let r: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{case}: not JSON: {e}"));
         assert_full_report(&r);
     }
 }
@@ -259,39 +194,16 @@ fn summary_flag_leaves_out_frames_and_ticks() {
     let script = dir.join("small.lab");
     std::fs::write(&script, SMALL).unwrap();
     let (full_out, sum_out) = (dir.join("full.json"), dir.join("summary.json"));
-    let o = run(
-        &[
-            "lab",
-            script.to_str().unwrap(),
-            "--json",
-            full_out.to_str().unwrap(),
-        ],
-        None,
-    );
+    let o = run(&["lab", script.to_str().unwrap(), "--json", full_out.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = run(
-        &[
-            "lab",
-            script.to_str().unwrap(),
-            "--json",
-            sum_out.to_str().unwrap(),
-            "--summary",
-        ],
-        None,
-    );
+    let o = run(&["lab", script.to_str().unwrap(), "--json", sum_out.to_str().unwrap(), "--summary"], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let (full, sum) = (read_json(&full_out), read_json(&sum_out));
     let keys: Vec<&String> = sum.as_object().unwrap().keys().collect();
-    assert!(
-        sum.get("frames").is_none() && sum.get("ticks").is_none(),
-        "--summary report has {keys:?}"
-    );
+    assert!(sum.get("frames").is_none() && sum.get("ticks").is_none(), "--summary report has {keys:?}");
     assert_fields(&sum["config"], "config", CONFIG_FIELDS);
     assert_fields(&sum["summary"], "summary", SUMMARY_FIELDS);
-    assert_eq!(
-        sum["summary"], full["summary"],
-        "--summary changes nothing but what is written"
-    );
+    assert_eq!(sum["summary"], full["summary"], "--summary changes nothing but what is written");
     assert_eq!(sum["config"], full["config"]);
 }
 
@@ -308,58 +220,23 @@ fn script_from_standard_input() {
         serde_json::from_slice(&from_stdin.stdout).unwrap(),
     );
     assert_full_report(&b);
-    assert_eq!(
-        a, b,
-        "the same script read from a file or from standard input gives the same report"
-    );
+    assert_eq!(a, b, "the same script read from a file or from standard input gives the same report");
 }
 
 /// Malformed scripts: (what, script text, the 1-based line the message must name).
 const MALFORMED: &[(&str, &str, usize)] = &[
-    (
-        "unknown directive",
-        "# header\nframe 10\n\njump-high 3\nframe 10\n",
-        4,
-    ),
+    ("unknown directive", "# header\nframe 10\n\njump-high 3\nframe 10\n", 4),
     ("bad number", "# header\n\nframe 16.6.7\n", 3),
     ("bad repeat count", "frame 16 x0\n", 1),
-    (
-        "event offset past its frame",
-        "# header\nframe 16\npress jump +50\nframe 16\n",
-        3,
-    ),
-    (
-        "@MS in the past",
-        "frame 20\nframe 20\npress jump @10\nframe 20\n",
-        3,
-    ),
-    (
-        "missing level file",
-        "# header\nlevel no/such/level.tmx\nframe 10\n",
-        2,
-    ),
-    (
-        "bad tuning key",
-        "# header\ntuning gravvity 2000\nframe 10\n",
-        2,
-    ),
+    ("event offset past its frame", "# header\nframe 16\npress jump +50\nframe 16\n", 3),
+    ("@MS in the past", "frame 20\nframe 20\npress jump @10\nframe 20\n", 3),
+    ("missing level file", "# header\nlevel no/such/level.tmx\nframe 10\n", 2),
+    ("bad tuning key", "# header\ntuning gravvity 2000\nframe 10\n", 2),
     ("bad tuning value", "tuning gravity -5\nframe 10\n", 1),
     ("bad config key", "config tick_rate 60\nframe 10\n", 1),
-    (
-        "bad config value",
-        "# header\n\nconfig tick_hz 0\nframe 10\n",
-        3,
-    ),
-    (
-        "fractional config value",
-        "config max_steps 2.5\nframe 10\n",
-        1,
-    ),
-    (
-        "setup after the first frame",
-        "frame 10\ntuning gravity 100\n",
-        2,
-    ),
+    ("bad config value", "# header\n\nconfig tick_hz 0\nframe 10\n", 3),
+    ("fractional config value", "config max_steps 2.5\nframe 10\n", 1),
+    ("setup after the first frame", "frame 10\ntuning gravity 100\n", 2),
     ("unterminated map", "map\n..P..\n#####\n", 1),
     ("bad action", "press fly\nframe 10\n", 1),
 ];
@@ -380,42 +257,19 @@ fn malformed_scripts_exit_2_with_one_line_and_no_report() {
         let path = script.to_str().unwrap();
         let o = run(&["lab", path, "--json", out.to_str().unwrap()], None);
         let err = stderr(&o);
-        assert_eq!(
-            o.status.code(),
-            Some(2),
-            "{what}: exit status; stderr: {err}"
-        );
+        assert_eq!(o.status.code(), Some(2), "{what}: exit status; stderr: {err}");
         assert!(!err.contains("panicked"), "{what}: panicked: {err}");
-        assert_eq!(
-            err.trim_end().lines().count(),
-            1,
-            "{what}: not one line: {err:?}"
-        );
-        assert!(
-            names_line(&err, path, *line),
-            "{what}: {err:?} does not name {path} line {line}"
-        );
-        assert!(
-            !out.exists(),
-            "{what}: a report was written for a malformed script"
-        );
-        assert!(
-            !out.with_extension("json.partial").exists(),
-            "{what}: a partial report was left behind"
-        );
-        assert!(
-            o.stdout.is_empty(),
-            "{what}: something went to standard output"
-        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{what}: not one line: {err:?}");
+        assert!(names_line(&err, path, *line), "{what}: {err:?} does not name {path} line {line}");
+        assert!(!out.exists(), "{what}: a report was written for a malformed script");
+        assert!(!out.with_extension("json.partial").exists(), "{what}: a partial report was left behind");
+        assert!(o.stdout.is_empty(), "{what}: something went to standard output");
     }
 }
 
 #[test]
 fn malformed_script_on_standard_input_names_stdin_and_line() {
-    let o = run(
-        &["lab", "-", "--summary"],
-        Some("frame 10\nframe 10\nbogus\n"),
-    );
+    let o = run(&["lab", "-", "--summary"], Some("frame 10\nframe 10\nbogus\n"));
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -440,39 +294,24 @@ fn bad_flags_exit_2_without_a_panic() {
         &["--bogus"][..],
         &["--vsync", "maybe"],
         &["lab"],
-        &[
-            "lab",
-            "tests/cases/bug02-press-release-same-batch.lab",
-            "--json",
-        ],
-        &[
-            "lab",
-            "tests/cases/bug02-press-release-same-batch.lab",
-            "--frobnicate",
-        ],
+        &["lab", "tests/cases/bug02-press-release-same-batch.lab", "--json"],
+        &["lab", "tests/cases/bug02-press-release-same-batch.lab", "--frobnicate"],
     ] {
         let o = run(args, None);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         let lines = err.trim_end().lines().count();
-        assert!(
-            (1..=2).contains(&lines),
-            "{args:?}: expected clap's line and a hint, got {err:?}"
-        );
+        assert!((1..=2).contains(&lines), "{args:?}: expected clap's line and a hint, got {err:?}");
     }
 }
 
 #[test]
 fn documented_config_keys_are_accepted() {
     // LAB.md: "the game's pause-on-focus-loss is off unless `config pause_on_focus_loss 1`".
-    for key in [
-        "tick_hz 60",
-        "max_frame_ms 250",
-        "max_steps 8",
-        "pause_on_focus_loss 0",
-        "pause_on_focus_loss 1",
-    ] {
+    for key in
+        ["tick_hz 60", "max_frame_ms 250", "max_steps 8", "pause_on_focus_loss 0", "pause_on_focus_loss 1"]
+    {
         let script = format!("config {key}\nframe 16.6667 x3\nfocus lost\nframe 16.6667 x3\n");
         let o = run(&["lab", "-", "--summary"], Some(&script));
         assert_eq!(o.status.code(), Some(0), "config {key}: {}", stderr(&o));
@@ -516,8 +355,8 @@ fn cut(total: u64, rng: &mut Rng) -> Vec<u64> {
     let mut left = total;
     while left > 0 {
         let d = match style {
-            0 => rng.range(0, MAX_FRAME_NS), // anything
-            1 => even,                       // steady
+            0 => rng.range(0, MAX_FRAME_NS),                                   // anything
+            1 => even,                                                         // steady
             2 if rng.range(0, 9) == 0 => rng.range(100_000_000, MAX_FRAME_NS), // hitches
             2 => rng.range(2_000_000, 20_000_000),
             _ if rng.range(0, 4) == 0 => 0, // empty frames
@@ -554,11 +393,7 @@ fn events(total: u64, rng: &mut Rng) -> Vec<(u64, String)> {
     let mut ev: Vec<(u64, String)> = (0..n)
         .map(|_| {
             // Mostly right and jump, so the player travels and jumps over the level.
-            let k = if rng.range(0, 2) == 0 {
-                rng.range(0, 5)
-            } else {
-                rng.range(0, KINDS.len() as u64 - 1)
-            };
+            let k = if rng.range(0, 2) == 0 { rng.range(0, 5) } else { rng.range(0, KINDS.len() as u64 - 1) };
             (rng.range(0, total), KINDS[k as usize].to_string())
         })
         .collect();
@@ -580,11 +415,8 @@ fn script(config: &str, frames: &[u64], events: &[(u64, String)], rng: &mut Rng)
     for &d in frames {
         while next < events.len() && events[next].0 <= clock + d {
             let (t, what) = &events[next];
-            let when = if rng.range(0, 1) == 0 {
-                format!("+{}", ms(t - clock))
-            } else {
-                format!("@{}", ms(*t))
-            };
+            let when =
+                if rng.range(0, 1) == 0 { format!("+{}", ms(t - clock)) } else { format!("@{}", ms(*t)) };
             s += &format!("{what} {when}\n");
             next += 1;
         }
@@ -632,11 +464,7 @@ fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
                 (0, 0),
                 "seed {seed}: the pattern must not clamp or cap"
             );
-            assert_eq!(
-                s.ticks,
-                total * hz / 1_000_000_000,
-                "seed {seed}: ticks = floor(total x rate)"
-            );
+            assert_eq!(s.ticks, total * hz / 1_000_000_000, "seed {seed}: ticks = floor(total x rate)");
             match &reference {
                 None => reference = Some((r, text)),
                 Some((first, first_text)) => {
@@ -644,10 +472,7 @@ fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
                         first.summary.state_hash, s.state_hash,
                         "seed {seed}: state_hash differs\n--- first ---\n{first_text}\n--- this ---\n{text}"
                     );
-                    assert_eq!(
-                        first.ticks, r.ticks,
-                        "seed {seed}: the ticks differ\n--- this ---\n{text}"
-                    );
+                    assert_eq!(first.ticks, r.ticks, "seed {seed}: the ticks differ\n--- this ---\n{text}");
                     assert_eq!(first.summary.jumps, s.jumps);
                 }
             }
@@ -668,9 +493,8 @@ fn seed000_patterns_agree_when_their_totals_are_equal() {
     // (they may differ). Padded to the same 100.2 ms they must agree exactly.
     let head = "press right @0\npress jump @20\nrelease jump @70\n";
     let smooth = lab(&format!("{head}frame 16.7 x6\n"));
-    let jittery = lab(&format!(
-        "{head}frame 8\nframe 40\nframe 5\nframe 30\nframe 8.3\nframe 8.4\nframe 0.5\n"
-    ));
+    let jittery =
+        lab(&format!("{head}frame 8\nframe 40\nframe 5\nframe 30\nframe 8.3\nframe 8.4\nframe 0.5\n"));
     assert_eq!(smooth.summary.wall_ms, jittery.summary.wall_ms);
     assert_eq!(smooth.summary.ticks, 6);
     assert_eq!(smooth.ticks, jittery.ticks);
@@ -688,15 +512,9 @@ fn binary_and_library_agree() {
     let o = run(&["lab", "-"], Some(&text));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bin: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(
-        bin["summary"]["state_hash"],
-        lib.summary.state_hash.as_str()
-    );
+    assert_eq!(bin["summary"]["state_hash"], lib.summary.state_hash.as_str());
     assert_eq!(bin["summary"]["ticks"], lib.summary.ticks);
-    assert_eq!(
-        bin["ticks"].as_array().unwrap().len(),
-        lib.ticks.unwrap().len()
-    );
+    assert_eq!(bin["ticks"].as_array().unwrap().len(), lib.ticks.unwrap().len());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -704,16 +522,10 @@ fn binary_and_library_agree() {
 
 fn soak(config: &str, frame_ns: u64, frames: u64) -> Report {
     let text = format!("{config}press right @0\nframe {} x{frames}\n", ms(frame_ns));
-    let opts = LabOptions {
-        script_name: "<soak>".into(),
-        script_dir: root().to_path_buf(),
-        summary_only: true,
-    };
+    let opts =
+        LabOptions { script_name: "<soak>".into(), script_dir: root().to_path_buf(), summary_only: true };
     let r = run_script(&text, &opts).unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        r.frames.is_none() && r.ticks.is_none(),
-        "summary_only leaves out frames and ticks"
-    );
+    assert!(r.frames.is_none() && r.ticks.is_none(), "summary_only leaves out frames and ticks");
     let s = &r.summary;
     assert_eq!(s.frames, frames);
     assert_eq!((s.clamp_events, s.cap_hits, s.dropped_ms), (0, 0, 0.0));
@@ -721,11 +533,7 @@ fn soak(config: &str, frame_ns: u64, frames: u64) -> Report {
     // Integer time: over the whole soak, ticks = floor(elapsed x rate), never drifting.
     assert_eq!(s.ticks, frame_ns * frames * hz / 1_000_000_000, "{config}");
     assert_eq!(s.sim_ms, s.ticks as f64 * 1000.0 / hz as f64);
-    assert!(
-        (s.wall_ms - (frame_ns * frames) as f64 / 1e6).abs() < 1e-3,
-        "wall_ms {}",
-        s.wall_ms
-    );
+    assert!((s.wall_ms - (frame_ns * frames) as f64 / 1e6).abs() < 1e-3, "wall_ms {}", s.wall_ms);
     r
 }
 

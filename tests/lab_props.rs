@@ -28,11 +28,7 @@ fn lab(text: &str) -> Result<Report, LabError> {
 fn config(cases: u32) -> ProptestConfig {
     // No regression files: a failure prints its shrunk script; add it to the fixed list in
     // `regressions_huge_numbers_do_not_panic` below.
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 /// Numbers a script may hold: ordinary values, and finite extremes the parser accepts.
@@ -233,14 +229,9 @@ fn script() -> impl Strategy<Value = String> {
     (
         level(),
         prop::collection::vec(prop_oneof![59 => setup(), 1 => noise()], 0..5),
-        prop::collection::vec(
-            prop_oneof![59 => timeline(), 1 => noise().prop_map(Item::Line)],
-            0..30,
-        ),
+        prop::collection::vec(prop_oneof![59 => timeline(), 1 => noise().prop_map(Item::Line)], 0..30),
     )
-        .prop_map(|(level, setup, items)| {
-            [level, setup, write_timeline(&items)].concat().join("\n")
-        })
+        .prop_map(|(level, setup, items)| [level, setup, write_timeline(&items)].concat().join("\n"))
 }
 
 proptest! {
@@ -395,10 +386,7 @@ fn regressions_huge_numbers_do_not_panic() {
             None => broken.push(s),
         }
     }
-    assert!(
-        broken.is_empty(),
-        "these scripts panicked or hung: {broken:#?}"
-    );
+    assert!(broken.is_empty(), "these scripts panicked or hung: {broken:#?}");
 }
 
 /// Huge (finite, accepted) speeds make a tick scan every tile row the move crosses: a player

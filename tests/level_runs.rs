@@ -65,17 +65,13 @@ fn replay(n: u32, tuning_overrides: &[(&str, f64)]) -> SummaryReport {
         script_dir: scripts_dir(),
         summary_only: true,
     };
-    run_script(&text, &opts)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .summary
+    run_script(&text, &opts).unwrap_or_else(|e| panic!("{e}")).summary
 }
 
 /// The shipped levels, `assets/levels/level1.tmx`, `level2.tmx`, ... (numbered without gaps,
 /// as the game loads the next one).
 fn shipped_levels() -> Vec<u32> {
-    (1..)
-        .take_while(|n| level_path(&root().join("assets"), &format!("level{n}")).is_file())
-        .collect()
+    (1..).take_while(|n| level_path(&root().join("assets"), &format!("level{n}")).is_file()).collect()
 }
 
 #[test]
@@ -85,18 +81,11 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
     for n in levels {
         let text = script_text(n);
         assert!(
-            text.lines()
-                .any(|l| l == format!("level assets/levels/level{n}.tmx")),
+            text.lines().any(|l| l == format!("level assets/levels/level{n}.tmx")),
             "level{n}.lab must play assets/levels/level{n}.tmx"
         );
-        for expect in [
-            "# expect: summary[\"level_complete\"]",
-            "# expect: summary[\"deaths\"] == 0",
-        ] {
-            assert!(
-                text.lines().any(|l| l == expect),
-                "level{n}.lab lacks '{expect}'"
-            );
+        for expect in ["# expect: summary[\"level_complete\"]", "# expect: summary[\"deaths\"] == 0"] {
+            assert!(text.lines().any(|l| l == expect), "level{n}.lab lacks '{expect}'");
         }
         let s = replay(n, &[]);
         assert!(
@@ -111,13 +100,8 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
     for entry in std::fs::read_dir(scripts_dir()).expect("tests/levels") {
         let name = entry.expect("entry").file_name();
         let name = name.to_string_lossy();
-        if let Some(n) = name
-            .strip_prefix("level")
-            .and_then(|s| s.strip_suffix(".lab"))
-        {
-            let n: u32 = n
-                .parse()
-                .unwrap_or_else(|_| panic!("odd script name {name}"));
+        if let Some(n) = name.strip_prefix("level").and_then(|s| s.strip_suffix(".lab")) {
+            let n: u32 = n.parse().unwrap_or_else(|_| panic!("odd script name {name}"));
             assert!(shipped_levels().contains(&n), "{name} has no level");
         }
     }
@@ -138,39 +122,21 @@ fn stands(level: &Level, pos: DVec2) -> bool {
     feet % TILE == 0.0
         && [pos.x + 1.0, pos.x + HITBOX.x / 2.0, pos.x + HITBOX.x - 1.0]
             .iter()
-            .any(|&x| {
-                matches!(
-                    kind_at_px(level, x, feet + 1.0),
-                    TileKind::Solid | TileKind::OneWay
-                )
-            })
+            .any(|&x| matches!(kind_at_px(level, x, feet + 1.0), TileKind::Solid | TileKind::OneWay))
 }
 
 #[test]
 fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
-    for (n, name, min_checkpoints) in [
-        (1, "First Steps", 1),
-        (2, "Planks and Spikes", 2),
-        (3, "Leap of Faith", 3),
-    ] {
+    for (n, name, min_checkpoints) in
+        [(1, "First Steps", 1), (2, "Planks and Spikes", 2), (3, "Leap of Faith", 3)]
+    {
         let l = level(n);
         assert_eq!(l.name, name);
-        assert!(
-            stands(&l, l.spawn),
-            "level{n}: spawn {:?} not on the ground",
-            l.spawn
-        );
+        assert!(stands(&l, l.spawn), "level{n}: spawn {:?} not on the ground", l.spawn);
         assert!(l.goal.is_some(), "level{n}: no goal");
-        assert!(
-            l.checkpoints.len() >= min_checkpoints,
-            "level{n}: {} checkpoints",
-            l.checkpoints.len()
-        );
+        assert!(l.checkpoints.len() >= min_checkpoints, "level{n}: {} checkpoints", l.checkpoints.len());
         for (i, cp) in l.checkpoints.iter().enumerate() {
-            assert!(
-                stands(&l, cp.respawn),
-                "level{n}: checkpoint {i} respawn not on the ground"
-            );
+            assert!(stands(&l, cp.respawn), "level{n}: checkpoint {i} respawn not on the ground");
         }
         assert!(count(&l, TileKind::Hazard) > 0, "level{n}: no hazards");
         assert!(l.width >= 100, "level{n}: {} wide", l.width);
@@ -188,10 +154,7 @@ fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
 fn level3_run_fails_with_coyote_time_buffering_or_corner_correction_off() {
     for key in ["coyote_time", "jump_buffer_time", "corner_correction"] {
         let s = replay(3, &[(key, 0.0)]);
-        assert!(
-            !(s.level_complete && s.deaths == 0),
-            "level3.lab still finishes cleanly with {key} 0"
-        );
+        assert!(!(s.level_complete && s.deaths == 0), "level3.lab still finishes cleanly with {key} 0");
     }
 }
 
@@ -209,12 +172,7 @@ impl<'a> Sim<'a> {
         let pos = DVec2::new(x, feet_row as f64 * TILE - HITBOX.y);
         let mut world = World::new(pos);
         world.player.on_ground = true;
-        Sim {
-            level,
-            tuning: tuning.clone(),
-            world,
-            jump_held: false,
-        }
+        Sim { level, tuning: tuning.clone(), world, jump_held: false }
     }
 
     /// One tick holding `dir` (-1, 0, 1) and jump as given; a press is an edge of `jump`.
@@ -231,21 +189,13 @@ impl<'a> Sim<'a> {
 
 fn assert_solid(l: &Level, cells: &[(i64, i64)], what: &str) {
     for &(x, y) in cells {
-        assert_eq!(
-            l.kind_at(x, y),
-            TileKind::Solid,
-            "level3 changed: expected {what} at ({x}, {y})"
-        );
+        assert_eq!(l.kind_at(x, y), TileKind::Solid, "level3 changed: expected {what} at ({x}, {y})");
     }
 }
 
 fn assert_open(l: &Level, cells: &[(i64, i64)], what: &str) {
     for &(x, y) in cells {
-        assert_ne!(
-            l.kind_at(x, y),
-            TileKind::Solid,
-            "level3 changed: expected {what} open at ({x}, {y})"
-        );
+        assert_ne!(l.kind_at(x, y), TileKind::Solid, "level3 changed: expected {what} open at ({x}, {y})");
     }
 }
 
@@ -253,15 +203,7 @@ fn assert_open(l: &Level, cells: &[(i64, i64)], what: &str) {
 /// column past it), with the sub-pixel phase `phase`, and press jump `k` ticks after the first
 /// tick that ends in the air (k <= 0: from the ground), holding jump and right. True when the
 /// player then stands on the far side (right of `far_col`'s left edge) without dying.
-fn leap(
-    l: &Level,
-    t: &Tuning,
-    edge_col: i64,
-    feet_row: i64,
-    far_col: i64,
-    phase: f64,
-    k: i64,
-) -> bool {
+fn leap(l: &Level, t: &Tuning, edge_col: i64, feet_row: i64, far_col: i64, phase: f64, k: i64) -> bool {
     let edge = edge_col as f64 * TILE;
     let start = edge - 100.0 - phase;
     // find the first airborne tick W
@@ -301,11 +243,7 @@ fn level3_tunnel_needs_coyote_time() {
     // The drawing: tunnel floor cols 28-44 (top row 20), roof cols 33-45 (bottom row 17, 10 px
     // over the player's head), the pit cols 45-51, ground again from col 52.
     assert_solid(&l, &[(44, 20), (45, 17), (33, 17), (52, 20)], "tunnel");
-    assert_open(
-        &l,
-        &[(46, 17), (45, 20), (51, 20), (40, 18), (40, 19)],
-        "tunnel",
-    );
+    assert_open(&l, &[(46, 17), (45, 20), (51, 20), (40, 18), (40, 19)], "tunnel");
     let mut late = 0;
     for phase in phases() {
         for k in -4..=0 {
@@ -314,16 +252,10 @@ fn level3_tunnel_needs_coyote_time() {
                 "a jump from the ground (k {k}, phase {phase}) crossed the tunnel's pit"
             );
         }
-        late += (1..=6)
-            .filter(|&k| leap(&l, &t, 45, 20, 52, phase, k))
-            .count();
+        late += (1..=6).filter(|&k| leap(&l, &t, 45, 20, 52, phase, k)).count();
     }
     // with coyote time, jumps made in the air after the ledge cross (nearly all of them)
-    assert!(
-        late >= 24 * 5,
-        "only {late} coyote jumps of {} crossed",
-        24 * 6
-    );
+    assert!(late >= 24 * 5, "only {late} coyote jumps of {} crossed", 24 * 6);
     // without it, none can be made
     let mut t0 = t.clone();
     t0.coyote_time = 0.0;
@@ -350,13 +282,8 @@ fn level3_long_gap_needs_coyote_time() {
                 "a jump from the ground (k {k}, phase {phase}) crossed the long gap"
             );
         }
-        let ok: Vec<i64> = (1..=6)
-            .filter(|&k| leap(&l, &t, 63, 20, 72, phase, k))
-            .collect();
-        assert!(
-            ok.len() >= 3,
-            "phase {phase}: only coyote jumps {ok:?} crossed"
-        );
+        let ok: Vec<i64> = (1..=6).filter(|&k| leap(&l, &t, 63, 20, 72, phase, k)).collect();
+        assert!(ok.len() >= 3, "phase {phase}: only coyote jumps {ok:?} crossed");
         late += ok.len();
     }
     assert!(late > 0);
@@ -417,9 +344,7 @@ fn level3_hop_corridor_chains_early_presses_only_with_the_jump_buffer() {
     assert_eq!(l.kind_at(82, 21), TileKind::Hazard, "corridor spikes");
     let mut without = t.clone();
     without.jump_buffer_time = 0.0;
-    let firsts: Vec<i64> = (1..80)
-        .filter(|&f| (0..=2).any(|d| hop_corridor(&l, &t, f, d)))
-        .collect();
+    let firsts: Vec<i64> = (1..80).filter(|&f| (0..=2).any(|d| hop_corridor(&l, &t, f, d))).collect();
     assert!(!firsts.is_empty(), "no run through the corridor at all");
     let mut early_with = 0;
     for &f in &firsts {
@@ -461,18 +386,12 @@ fn level3_chimney_corner_correction_widens_the_jump_window() {
     let l = level(3);
     let t = tuning();
     // The drawing: slabs on rows 18, 15, 12 with 1-tile holes at cols 113, 119, 113.
-    assert_solid(
-        &l,
-        &[(112, 18), (114, 18), (118, 15), (120, 15)],
-        "chimney slabs",
-    );
+    assert_solid(&l, &[(112, 18), (114, 18), (118, 15), (120, 15)], "chimney slabs");
     assert_open(&l, &[(113, 18), (119, 15), (113, 12)], "chimney holes");
     let mut without = t.clone();
     without.corner_correction = 0.0;
     let with_cc: Vec<i64> = (1..120).filter(|&j| chimney_jump(&l, &t, j)).collect();
-    let no_cc: Vec<i64> = (1..120)
-        .filter(|&j| chimney_jump(&l, &without, j))
-        .collect();
+    let no_cc: Vec<i64> = (1..120).filter(|&j| chimney_jump(&l, &without, j)).collect();
     assert!(
         with_cc.len() >= 3 && with_cc.len() >= 2 * no_cc.len(),
         "running-jump ticks through the first hole: {with_cc:?} with corner correction, \

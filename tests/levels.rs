@@ -12,9 +12,7 @@ const HITBOX_W: f64 = 12.0;
 const HITBOX_H: f64 = 22.0;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/levels")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/levels").join(name)
 }
 
 fn level1() -> Level {
@@ -31,9 +29,7 @@ fn cell(x: f64, y: f64) -> (i64, i64) {
 fn is_clear(level: &Level, pos: glam::DVec2) -> bool {
     let (x0, y0) = cell(pos.x, pos.y);
     let (x1, y1) = cell(pos.x + HITBOX_W - 0.001, pos.y + HITBOX_H - 0.001);
-    (y0..=y1).all(|y| {
-        (x0..=x1).all(|x| matches!(level.kind_at(x, y), TileKind::Empty | TileKind::OneWay))
-    })
+    (y0..=y1).all(|y| (x0..=x1).all(|x| matches!(level.kind_at(x, y), TileKind::Empty | TileKind::OneWay)))
 }
 
 /// True when a hitbox at `pos` stands on a solid cell (under the centre of its feet).
@@ -47,56 +43,26 @@ fn stands_on_solid(level: &Level, pos: glam::DVec2) -> bool {
 fn level1_has_spawn_on_ground_checkpoint_hazards_and_goal() {
     let level = level1();
     assert_eq!(level.name, "First Steps");
-    assert!(
-        level.width >= 100 && level.height >= 20,
-        "{}x{}",
-        level.width,
-        level.height
-    );
+    assert!(level.width >= 100 && level.height >= 20, "{}x{}", level.width, level.height);
     assert_eq!(level.kinds.len(), level.width * level.height);
 
-    assert!(
-        stands_on_solid(&level, level.spawn),
-        "spawn {:?}",
-        level.spawn
-    );
-    assert!(
-        is_clear(&level, level.spawn),
-        "spawn hitbox overlaps a tile"
-    );
+    assert!(stands_on_solid(&level, level.spawn), "spawn {:?}", level.spawn);
+    assert!(is_clear(&level, level.spawn), "spawn hitbox overlaps a tile");
 
     assert!(!level.checkpoints.is_empty());
     for cp in &level.checkpoints {
-        assert!(
-            stands_on_solid(&level, cp.respawn),
-            "checkpoint respawn {:?}",
-            cp.respawn
-        );
+        assert!(stands_on_solid(&level, cp.respawn), "checkpoint respawn {:?}", cp.respawn);
         assert!(is_clear(&level, cp.respawn));
         let (x, y) = cell(cp.area.pos.x, cp.area.pos.y);
         let drawn = level.gfx[y as usize * level.width + x as usize];
-        assert_eq!(
-            drawn,
-            Some(atlas::CHECKPOINT),
-            "the flag is drawn at its checkpoint"
-        );
+        assert_eq!(drawn, Some(atlas::CHECKPOINT), "the flag is drawn at its checkpoint");
     }
 
     let goal = level.goal.expect("level1 has a goal");
     let (gx, gy) = cell(goal.pos.x, goal.pos.y);
-    assert_eq!(
-        level.kind_at(gx, gy + 1),
-        TileKind::Solid,
-        "the goal stands on ground"
-    );
-    assert!(
-        goal.pos.x > level.checkpoints[0].area.pos.x,
-        "goal after the checkpoint"
-    );
-    assert!(
-        level.checkpoints[0].area.pos.x > level.spawn.x,
-        "checkpoint after the spawn"
-    );
+    assert_eq!(level.kind_at(gx, gy + 1), TileKind::Solid, "the goal stands on ground");
+    assert!(goal.pos.x > level.checkpoints[0].area.pos.x, "goal after the checkpoint");
+    assert!(level.checkpoints[0].area.pos.x > level.spawn.x, "checkpoint after the spawn");
 
     assert!(level.kinds.contains(&TileKind::Hazard));
     assert!(level.kinds.contains(&TileKind::OneWay));
@@ -173,10 +139,7 @@ fn missing_tiles_layer_is_rejected() {
 #[test]
 fn unknown_tile_kind_is_rejected() {
     let (_, msg) = rejected("unknown_kind.tmx");
-    assert_eq!(
-        msg,
-        "unknown tile kind 'lava' on tile 0 (expected solid, oneway or hazard)"
-    );
+    assert_eq!(msg, "unknown tile kind 'lava' on tile 0 (expected solid, oneway or hazard)");
 }
 
 #[test]
@@ -201,10 +164,7 @@ fn missing_spawn_is_rejected() {
 #[test]
 fn unknown_object_class_is_rejected() {
     let (_, msg) = rejected("unknown_class.tmx");
-    assert_eq!(
-        msg,
-        "object 2 ('coin') has unknown class 'coin' (expected spawn, checkpoint or goal)"
-    );
+    assert_eq!(msg, "object 2 ('coin') has unknown class 'coin' (expected spawn, checkpoint or goal)");
 }
 
 #[test]
@@ -223,10 +183,7 @@ fn short_tile_data_is_an_error_not_a_panic() {
 fn unreadable_files_are_load_errors() {
     let (err, msg) = rejected("missing_tileset.tmx");
     assert!(matches!(err, LevelError::Load { .. }));
-    assert!(
-        msg.starts_with("cannot read '") && msg.contains("no_such_tileset.tsx"),
-        "{msg}"
-    );
+    assert!(msg.starts_with("cannot read '") && msg.contains("no_such_tileset.tsx"), "{msg}");
 
     let (err, msg) = rejected("not_xml.tmx");
     assert!(matches!(err, LevelError::Load { .. }), "{msg}");

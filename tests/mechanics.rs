@@ -11,7 +11,11 @@ use ledge::lab::{LabOptions, run_script};
 const FRAME: &str = "frame 16.666667";
 
 fn run(script: &str) -> Report {
-    let opts = LabOptions { script_name: "mechanics".into(), script_dir: env!("CARGO_MANIFEST_DIR").into(), summary_only: false };
+    let opts = LabOptions {
+        script_name: "mechanics".into(),
+        script_dir: env!("CARGO_MANIFEST_DIR").into(),
+        summary_only: false,
+    };
     run_script(script, &opts).unwrap_or_else(|e| panic!("{e}\n{script}"))
 }
 
@@ -115,7 +119,8 @@ fn corner_correction_slides_at_4px_and_blocks_at_5px_and_never_adds_height() {
     }
 }
 
-const ONEWAY: &str = "map\n..........\n..........\n...P......\n----------\n..........\n..........\n##########\nend\n";
+const ONEWAY: &str =
+    "map\n..........\n..........\n...P......\n----------\n..........\n..........\n##########\nend\n";
 
 #[test]
 fn down_jump_drops_through_a_one_way_platform_and_jump_alone_does_not() {
@@ -174,7 +179,11 @@ fn walking_across_tile_seams_never_stops_from_any_sub_pixel_start() {
     let floor = "#".repeat(40);
     let sky = ".".repeat(40);
     for x0 in [0.0, 0.001, 8.5, 15.999] {
-        let r = run(&format!("map\n{sky}\n{sky}\nP{}\n{floor}\nend\nteleport {x0} 26\npress right\n{}", ".".repeat(39), frames(240)));
+        let r = run(&format!(
+            "map\n{sky}\n{sky}\nP{}\n{floor}\nend\nteleport {x0} 26\npress right\n{}",
+            ".".repeat(39),
+            frames(240)
+        ));
         let t = ticks(&r);
         let wall = 40.0 * 16.0 - 12.0;
         let mut last_x = f64::NEG_INFINITY;
@@ -195,7 +204,8 @@ fn pause_on_focus_loss_stops_the_game_clock_and_leaves_no_trace() {
         frames(30),
         frames(30)
     ));
-    let straight = run(&format!("{FLAT}press right @0\n{}focus lost\nfocus gained\n{}", frames(30), frames(30)));
+    let straight =
+        run(&format!("{FLAT}press right @0\n{}focus lost\nfocus gained\n{}", frames(30), frames(30)));
     let f = paused.frames.as_deref().unwrap();
     assert!(f[30..60].iter().all(|f| f.paused && f.steps == 0), "paused frames run no ticks");
     assert!(!f[60].paused && f[60].steps == 1);

@@ -72,9 +72,7 @@ fn dump(name: &str, img: &Image) {
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()
-        .and_then(|mut w| w.write_image_data(&img.px))
-        .expect("write dump");
+    enc.write_header().and_then(|mut w| w.write_image_data(&img.px)).expect("write dump");
     println!("wrote {}", path.display());
 }
 
@@ -138,20 +136,13 @@ fn sky_ground_and_player_at_scale_1() {
     println!("adapter: {}", off.ctx.info);
     let level = test_level();
     let atlas_img = load_atlas();
-    let img = Image {
-        w: 640,
-        px: off.render(&view(&level, false), 640, 360).expect("render"),
-    };
+    let img = Image { w: 640, px: off.render(&view(&level, false), 640, 360).expect("render") };
     assert_eq!(img.px.len(), 640 * 360 * 4);
     dump("scale1", &img);
 
     // Sky above everything.
     for (x, y) in [(5, 5), (320, 100), (600, 300)] {
-        assert!(
-            close(img.at(x, y), SKY_SRGB),
-            "sky at ({x},{y}): {:?}",
-            img.at(x, y)
-        );
+        assert!(close(img.at(x, y), SKY_SRGB), "sky at ({x},{y}): {:?}", img.at(x, y));
     }
     // The ground row (tile row 20, y 320..336) shows the ground tile's texels in every column.
     let ground = atlas::tile_region(atlas::GROUND_TOP);
@@ -171,10 +162,7 @@ fn facing_left_mirrors_the_player() {
     let Some(mut off) = offscreen() else { return };
     let level = test_level();
     let atlas_img = load_atlas();
-    let img = Image {
-        w: 640,
-        px: off.render(&view(&level, true), 640, 360).expect("render"),
-    };
+    let img = Image { w: 640, px: off.render(&view(&level, true), 640, 360).expect("render") };
     let player = atlas::player_region(PlayerPose::Idle);
     assert_sprite(&img, &atlas_img, player, 198, 296, 1, true);
 }
@@ -185,26 +173,11 @@ fn integer_scale_with_letterbox() {
     let level = test_level();
     let atlas_img = load_atlas();
     // 1280 x 800: scale 2 (1280 x 720), bars 40 px high above and below.
-    let img = Image {
-        w: 1280,
-        px: off.render(&view(&level, false), 1280, 800).expect("render"),
-    };
+    let img = Image { w: 1280, px: off.render(&view(&level, false), 1280, 800).expect("render") };
     dump("scale2_letterbox", &img);
-    assert!(
-        close(img.at(640, 10), LETTERBOX_SRGB),
-        "top bar: {:?}",
-        img.at(640, 10)
-    );
-    assert!(
-        close(img.at(640, 790), LETTERBOX_SRGB),
-        "bottom bar: {:?}",
-        img.at(640, 790)
-    );
-    assert!(
-        close(img.at(640, 50), SKY_SRGB),
-        "sky below the bar: {:?}",
-        img.at(640, 50)
-    );
+    assert!(close(img.at(640, 10), LETTERBOX_SRGB), "top bar: {:?}", img.at(640, 10));
+    assert!(close(img.at(640, 790), LETTERBOX_SRGB), "bottom bar: {:?}", img.at(640, 790));
+    assert!(close(img.at(640, 50), SKY_SRGB), "sky below the bar: {:?}", img.at(640, 50));
     let ground = atlas::tile_region(atlas::GROUND_TOP);
     assert_sprite(&img, &atlas_img, ground, 10 * 32, 40 + 640, 2, false);
     let player = atlas::player_region(PlayerPose::Idle);
@@ -221,10 +194,7 @@ fn fractional_camera_never_bleeds_padding() {
     for frac in [0.25, 0.5, 0.75] {
         let mut v = view(&level, false);
         v.camera += DVec2::new(frac, frac);
-        let img = Image {
-            w: 1280,
-            px: off.render(&v, 1280, 720).expect("render"),
-        };
+        let img = Image { w: 1280, px: off.render(&v, 1280, 720).expect("render") };
         // Scale 2: corners snap with floor(v + 0.5), so the tiles move left/up by
         // ceil(2 * frac - 0.5) whole window pixels (0.25 → 0, 0.5 → 1, 0.75 → 1).
         let shift = (2.0 * frac - 0.5f64).ceil() as u32;

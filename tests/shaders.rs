@@ -17,16 +17,11 @@ fn every_wgsl_shader_parses_and_validates() {
 
     let mut failures = Vec::new();
     for path in &paths {
-        let source = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
         let module = match naga::front::wgsl::parse_str(&source) {
             Ok(m) => m,
             Err(e) => {
-                failures.push(format!(
-                    "{}: parse: {}",
-                    path.display(),
-                    e.emit_to_string(&source)
-                ));
+                failures.push(format!("{}: parse: {}", path.display(), e.emit_to_string(&source)));
                 continue;
             }
         };
@@ -35,21 +30,9 @@ fn every_wgsl_shader_parses_and_validates() {
             naga::valid::Capabilities::default(),
         );
         if let Err(e) = validator.validate(&module) {
-            failures.push(format!(
-                "{}: validate: {}",
-                path.display(),
-                e.emit_to_string(&source)
-            ));
+            failures.push(format!("{}: validate: {}", path.display(), e.emit_to_string(&source)));
         }
-        assert!(
-            !module.entry_points.is_empty(),
-            "{} has no entry points",
-            path.display()
-        );
+        assert!(!module.entry_points.is_empty(), "{} has no entry points", path.display());
     }
-    assert!(
-        failures.is_empty(),
-        "shader errors:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "shader errors:\n{}", failures.join("\n"));
 }

@@ -179,20 +179,12 @@ impl Pads {
                     .collect()
             })
             .unwrap_or_default();
-        Self {
-            gilrs,
-            initial,
-            tracker: PadTracker::default(),
-        }
+        Self { gilrs, initial, tracker: PadTracker::default() }
     }
 
     /// A `Pads` that never reports anything (tests, or `--no-pads`).
     pub fn disabled() -> Self {
-        Self {
-            gilrs: None,
-            initial: Vec::new(),
-            tracker: PadTracker::default(),
-        }
+        Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default() }
     }
 
     /// Number of pads connected now.
@@ -217,11 +209,7 @@ impl Pads {
             let pad = usize::from(ev.id);
             let pe = match ev.event {
                 EventType::Connected => {
-                    log::info!(
-                        "gamepad {} connected: {}",
-                        ev.id,
-                        gilrs.gamepad(ev.id).name()
-                    );
+                    log::info!("gamepad {} connected: {}", ev.id, gilrs.gamepad(ev.id).name());
                     PadEvent::Connected { pad }
                 }
                 EventType::Disconnected => {
@@ -229,19 +217,11 @@ impl Pads {
                     PadEvent::Disconnected { pad }
                 }
                 EventType::ButtonPressed(b, _) => match action_for(b) {
-                    Some(action) => PadEvent::Button {
-                        pad,
-                        action,
-                        down: true,
-                    },
+                    Some(action) => PadEvent::Button { pad, action, down: true },
                     None => continue,
                 },
                 EventType::ButtonReleased(b, _) => match action_for(b) {
-                    Some(action) => PadEvent::Button {
-                        pad,
-                        action,
-                        down: false,
-                    },
+                    Some(action) => PadEvent::Button { pad, action, down: false },
                     None => continue,
                 },
                 EventType::AxisChanged(Axis::LeftStickX, x, _) => PadEvent::StickX { pad, x },
@@ -283,30 +263,13 @@ mod tests {
     #[test]
     fn press_release_and_disconnect() {
         let mut t = PadTracker::default();
-        assert_eq!(
-            feed(&mut t, PadEvent::Connected { pad: 0 }),
-            vec![PadConnected]
-        );
-        let down = PadEvent::Button {
-            pad: 0,
-            action: Action::Jump,
-            down: true,
-        };
+        assert_eq!(feed(&mut t, PadEvent::Connected { pad: 0 }), vec![PadConnected]);
+        let down = PadEvent::Button { pad: 0, action: Action::Jump, down: true };
         assert_eq!(feed(&mut t, down), vec![Press(P, Action::Jump)]);
-        let up = PadEvent::Button {
-            pad: 0,
-            action: Action::Jump,
-            down: false,
-        };
+        let up = PadEvent::Button { pad: 0, action: Action::Jump, down: false };
         assert_eq!(feed(&mut t, up), vec![Release(P, Action::Jump)]);
-        assert_eq!(
-            feed(&mut t, PadEvent::StickX { pad: 0, x: 0.5 }),
-            vec![AxisX(0.5)]
-        );
-        assert_eq!(
-            feed(&mut t, PadEvent::Disconnected { pad: 0 }),
-            vec![PadDisconnected]
-        );
+        assert_eq!(feed(&mut t, PadEvent::StickX { pad: 0, x: 0.5 }), vec![AxisX(0.5)]);
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 0 }), vec![PadDisconnected]);
         assert_eq!(t.connected(), 0);
     }
 
@@ -315,37 +278,20 @@ mod tests {
         let mut t = PadTracker::default();
         feed(&mut t, PadEvent::Connected { pad: 0 });
         feed(&mut t, PadEvent::Connected { pad: 1 });
-        let l = |pad, down| PadEvent::Button {
-            pad,
-            action: Action::Left,
-            down,
-        };
+        let l = |pad, down| PadEvent::Button { pad, action: Action::Left, down };
         assert_eq!(feed(&mut t, l(0, true)), vec![Press(P, Action::Left)]);
         assert_eq!(feed(&mut t, l(1, true)), vec![]);
         assert_eq!(feed(&mut t, l(0, false)), vec![]);
         // Pad 1 leaves while holding Left: released, but pad 0 is still connected.
-        assert_eq!(
-            feed(&mut t, PadEvent::Disconnected { pad: 1 }),
-            vec![Release(P, Action::Left)]
-        );
-        assert_eq!(
-            feed(&mut t, PadEvent::Disconnected { pad: 0 }),
-            vec![PadDisconnected]
-        );
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 1 }), vec![Release(P, Action::Left)]);
+        assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 0 }), vec![PadDisconnected]);
     }
 
     #[test]
     fn unknown_pad_is_adopted() {
         let mut t = PadTracker::default();
-        let down = PadEvent::Button {
-            pad: 3,
-            action: Action::Right,
-            down: true,
-        };
-        assert_eq!(
-            feed(&mut t, down),
-            vec![PadConnected, Press(P, Action::Right)]
-        );
+        let down = PadEvent::Button { pad: 3, action: Action::Right, down: true };
+        assert_eq!(feed(&mut t, down), vec![PadConnected, Press(P, Action::Right)]);
         assert_eq!(t.connected(), 1);
     }
 

@@ -52,12 +52,7 @@ impl Keyboard {
     /// Translate one winit key event. `is_synthetic` is the flag winit puts beside the event in
     /// `WindowEvent::KeyboardInput` (keys already down when focus returns). Unbound and
     /// unidentified keys produce nothing.
-    pub fn key_event(
-        &mut self,
-        event: &KeyEvent,
-        is_synthetic: bool,
-        out: &mut impl FnMut(InputEvent),
-    ) {
+    pub fn key_event(&mut self, event: &KeyEvent, is_synthetic: bool, out: &mut impl FnMut(InputEvent)) {
         let PhysicalKey::Code(code) = event.physical_key else {
             return;
         };
@@ -90,13 +85,9 @@ impl Keyboard {
         let tracked = self.held_keys.iter().position(|&k| k == code);
         if pressed {
             if repeat {
-                actions
-                    .iter()
-                    .for_each(|&a| out(InputEvent::Repeat(Source::Keyboard, a)));
+                actions.iter().for_each(|&a| out(InputEvent::Repeat(Source::Keyboard, a)));
             } else if synthetic {
-                actions
-                    .iter()
-                    .for_each(|&a| out(InputEvent::SyntheticPress(Source::Keyboard, a)));
+                actions.iter().for_each(|&a| out(InputEvent::SyntheticPress(Source::Keyboard, a)));
             } else if tracked.is_none() {
                 self.held_keys.push(code);
                 for &a in actions {
@@ -166,36 +157,21 @@ mod tests {
     #[test]
     fn two_keys_one_action_release_on_last() {
         let mut kb = Keyboard::new();
-        assert_eq!(
-            run(&mut kb, KeyCode::ArrowLeft, true),
-            vec![Press(K, Action::Left)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, true), vec![Press(K, Action::Left)]);
         assert_eq!(run(&mut kb, KeyCode::KeyA, true), vec![]);
         assert_eq!(run(&mut kb, KeyCode::KeyA, false), vec![]);
         assert!(kb.is_held(Action::Left));
-        assert_eq!(
-            run(&mut kb, KeyCode::ArrowLeft, false),
-            vec![Release(K, Action::Left)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, false), vec![Release(K, Action::Left)]);
         assert!(!kb.is_held(Action::Left));
     }
 
     #[test]
     fn up_presses_up_and_jump_and_shares_jump_with_space() {
         let mut kb = Keyboard::new();
-        assert_eq!(
-            run(&mut kb, KeyCode::ArrowUp, true),
-            vec![Press(K, Action::Up), Press(K, Action::Jump)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::ArrowUp, true), vec![Press(K, Action::Up), Press(K, Action::Jump)]);
         assert_eq!(run(&mut kb, KeyCode::Space, true), vec![]);
-        assert_eq!(
-            run(&mut kb, KeyCode::ArrowUp, false),
-            vec![Release(K, Action::Up)]
-        );
-        assert_eq!(
-            run(&mut kb, KeyCode::Space, false),
-            vec![Release(K, Action::Jump)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::ArrowUp, false), vec![Release(K, Action::Up)]);
+        assert_eq!(run(&mut kb, KeyCode::Space, false), vec![Release(K, Action::Jump)]);
     }
 
     #[test]
@@ -203,10 +179,7 @@ mod tests {
         let mut kb = Keyboard::new();
         run(&mut kb, KeyCode::KeyD, true);
         assert_eq!(run(&mut kb, KeyCode::KeyD, true), vec![]);
-        assert_eq!(
-            run(&mut kb, KeyCode::KeyD, false),
-            vec![Release(K, Action::Right)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::KeyD, false), vec![Release(K, Action::Right)]);
         assert_eq!(run(&mut kb, KeyCode::KeyD, false), vec![]);
     }
 
@@ -232,10 +205,7 @@ mod tests {
         kb.clear();
         assert!(!kb.is_held(Action::Left));
         assert_eq!(run(&mut kb, KeyCode::ArrowLeft, false), vec![]);
-        assert_eq!(
-            run(&mut kb, KeyCode::ArrowLeft, true),
-            vec![Press(K, Action::Left)]
-        );
+        assert_eq!(run(&mut kb, KeyCode::ArrowLeft, true), vec![Press(K, Action::Left)]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub mod runner;
 pub mod script;
 pub mod shots;
 
-pub use runner::{run_script, run_script_observed, LabError, LabOptions};
+pub use runner::{LabError, LabOptions, run_script, run_script_observed};
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -21,7 +21,12 @@ use std::path::Path;
 ///
 /// # Errors
 /// A one-line message naming the script, the line and the problem (exit status 2 in `main`).
-pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool, shots: &[String]) -> anyhow::Result<()> {
+pub fn run_cli(
+    script: &str,
+    json: Option<&Path>,
+    summary_only: bool,
+    shots: &[String],
+) -> anyhow::Result<()> {
     let mut wanted = std::collections::BTreeMap::new();
     for s in shots {
         let (frame, path) = shots::parse_shot(s).map_err(|e| anyhow::anyhow!(e))?;
@@ -41,7 +46,11 @@ pub fn run_cli(script: &str, json: Option<&Path>, summary_only: bool, shots: &[S
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
     let report = run_script_observed(&text, &opts, &mut |f, lp| shooter.observe(f, lp))?;
     if let Some(first) = shooter.missed().first() {
-        anyhow::bail!("{}: --shot {first}: the script has only {} frames", opts.script_name, report.summary.frames);
+        anyhow::bail!(
+            "{}: --shot {first}: the script has only {} frames",
+            opts.script_name,
+            report.summary.frames
+        );
     }
     let out = report.to_json();
     match json {

@@ -122,7 +122,7 @@ impl Recorder {
 mod tests {
     use super::*;
     use crate::input::Action;
-    use crate::lab::{run_script, LabOptions};
+    use crate::lab::{LabOptions, run_script};
 
     #[test]
     fn ms_is_exact_to_the_nanosecond() {

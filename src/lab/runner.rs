@@ -4,10 +4,10 @@
 //! ns once; nothing accumulates in floating point).
 
 use super::report::*;
-use super::script::{parse, At, LevelSource, Script, Step};
+use super::script::{At, LevelSource, Script, Step, parse};
 use crate::game_loop::{Loop, LoopConfig};
 use crate::input::InputEvent;
-use crate::level::{ascii::parse_ascii, tiled_map::load_tmx, Level};
+use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::render::surface_state::SurfaceState;
 use crate::sim::Tuning;
 use glam::DVec2;
@@ -129,7 +129,9 @@ pub fn run_script_observed(
             Step::Event { event, at } => {
                 let (t_ns, relative) = match at {
                     At::AfterFrame(ms) => {
-                        let t = clock_ns.checked_add(ms_to_ns(ms)).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
+                        let t = clock_ns
+                            .checked_add(ms_to_ns(ms))
+                            .ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
                         (t, true)
                     }
                     At::Absolute(ms) => {
@@ -137,7 +139,10 @@ pub fn run_script_observed(
                         if t < clock_ns {
                             return Err(fail(
                                 *line,
-                                format!("@{ms} is already in the past (the clock is at {} ms)", ns_to_ms(clock_ns)),
+                                format!(
+                                    "@{ms} is already in the past (the clock is at {} ms)",
+                                    ns_to_ms(clock_ns)
+                                ),
                             ));
                         }
                         (t, false)
@@ -218,7 +223,11 @@ pub fn run_script_observed(
     let t = *lp.totals();
     let cfg = *lp.config();
     Ok(Report {
-        config: ConfigReport { tick_hz: cfg.tick_hz, max_frame_ms: cfg.max_frame_ms, max_steps: cfg.max_steps },
+        config: ConfigReport {
+            tick_hz: cfg.tick_hz,
+            max_frame_ms: cfg.max_frame_ms,
+            max_steps: cfg.max_steps,
+        },
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -266,20 +275,25 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize
                 if *v != 0.0 && *v != 1.0 {
                     return Err((*line, format!("config {key} must be 0 or 1, got {v}")));
                 }
-                let slot = if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
+                let slot =
+                    if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
                 *slot = *v == 1.0;
             }
             other => {
                 return Err((
                     *line,
-                    format!("unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"),
+                    format!(
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
+                    ),
                 ));
             }
         }
         config.stepper().map_err(|e| (*line, format!("config {key}: {e}")))?;
     }
     let level: Level = match &script.level {
-        LevelSource::Default => load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| (0, e.to_string()))?,
+        LevelSource::Default => {
+            load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| (0, e.to_string()))?
+        }
         LevelSource::Inline(rows, first) => parse_ascii(rows, *first).map_err(|e| match e {
             crate::level::LevelError::Ascii { line, msg } => (line, msg),
             other => (*first, other.to_string()),

@@ -115,7 +115,8 @@ fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError>
 
 fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
     let Some(t) = tok else { return err(line, "missing action (left, right, up, down, jump)") };
-    Action::from_name(t).map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump)")), Ok)
+    Action::from_name(t)
+        .map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump)")), Ok)
 }
 
 /// Parse an optional `+MS` / `@MS` timing token; none means `+0`.
@@ -297,7 +298,10 @@ mod tests {
         assert_eq!(s.level, LevelSource::Inline(vec!["..P.".into(), "####".into()], 5));
         assert_eq!(s.steps[0], (Step::Frame { ms: 16.6667, count: 3 }, 8));
         assert_eq!(s.steps.len(), 12);
-        assert_eq!(s.steps[5].0, Step::Event { event: InputEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) });
+        assert_eq!(
+            s.steps[5].0,
+            Step::Event { event: InputEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) }
+        );
     }
 
     #[test]

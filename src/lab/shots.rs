@@ -17,8 +17,12 @@ pub const SHOT_SIZE: (u32, u32) = (1280, 720);
 /// # Errors
 /// A one-line message when the form is wrong.
 pub fn parse_shot(arg: &str) -> Result<(u64, PathBuf), String> {
-    let (frame, path) = arg.split_once('=').ok_or_else(|| format!("--shot {arg}: expected FRAME=PATH.png"))?;
-    let frame = frame.trim().parse::<u64>().map_err(|_| format!("--shot {arg}: FRAME must be a frame index (0, 1, ...)"))?;
+    let (frame, path) =
+        arg.split_once('=').ok_or_else(|| format!("--shot {arg}: expected FRAME=PATH.png"))?;
+    let frame = frame
+        .trim()
+        .parse::<u64>()
+        .map_err(|_| format!("--shot {arg}: FRAME must be a frame index (0, 1, ...)"))?;
     if path.is_empty() {
         return Err(format!("--shot {arg}: missing PATH"));
     }

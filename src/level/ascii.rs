@@ -17,10 +17,7 @@ const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
 /// Top-left of a hitbox standing on the bottom edge of tile (`col`, `row`), horizontally
 /// centred on it: x = col * 16 + 2, y = (row + 1) * 16 - 22, pixels.
 fn standing_in(col: usize, row: usize) -> DVec2 {
-    DVec2::new(
-        col as f64 * TILE + (TILE - HITBOX.x) / 2.0,
-        (row + 1) as f64 * TILE - HITBOX.y,
-    )
+    DVec2::new(col as f64 * TILE + (TILE - HITBOX.x) / 2.0, (row + 1) as f64 * TILE - HITBOX.y)
 }
 
 /// Builds a [`Level`] from the rows of an inline map. `first_line` is the 1-based line number
@@ -39,10 +36,7 @@ fn standing_in(col: usize, row: usize) -> DVec2 {
 /// at `first_line`), a second `P`, a second `G`, or no rows at all.
 pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelError> {
     let err = |line: usize, msg: String| LevelError::Ascii { line, msg };
-    let rows: Vec<&str> = rows
-        .iter()
-        .map(|r| r.strip_suffix('\r').unwrap_or(r))
-        .collect();
+    let rows: Vec<&str> = rows.iter().map(|r| r.strip_suffix('\r').unwrap_or(r)).collect();
     let height = rows.len();
     let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     if height == 0 || width == 0 {
@@ -73,19 +67,13 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
                 }
                 'P' => {
                     if let Some((_, first)) = spawn {
-                        return Err(err(
-                            line,
-                            format!("two P spawns (the first is on line {first})"),
-                        ));
+                        return Err(err(line, format!("two P spawns (the first is on line {first})")));
                     }
                     spawn = Some((standing_in(col, row), line));
                 }
                 'C' => {
                     gfx[i] = Some(atlas::CHECKPOINT);
-                    checkpoints.push(Checkpoint {
-                        area: tile_rect,
-                        respawn: standing_in(col, row),
-                    });
+                    checkpoints.push(Checkpoint { area: tile_rect, respawn: standing_in(col, row) });
                 }
                 'G' => {
                     if goal.is_some() {
@@ -112,11 +100,7 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
             let i = row * width + col;
             if kinds[i] == TileKind::Solid {
                 let air_above = row == 0 || kinds[i - width] != TileKind::Solid;
-                gfx[i] = Some(if air_above {
-                    atlas::GROUND_TOP
-                } else {
-                    atlas::GROUND_FILL
-                });
+                gfx[i] = Some(if air_above { atlas::GROUND_TOP } else { atlas::GROUND_FILL });
             }
         }
     }
@@ -186,11 +170,7 @@ P.........
         let g = |x: usize, y: usize| level.gfx[y * level.width + x];
         assert_eq!(g(0, 3), Some(atlas::GROUND_TOP));
         assert_eq!(g(0, 4), Some(atlas::GROUND_FILL));
-        assert_eq!(
-            g(4, 4),
-            Some(atlas::GROUND_TOP),
-            "under a hazard there is air"
-        );
+        assert_eq!(g(4, 4), Some(atlas::GROUND_TOP), "under a hazard there is air");
         assert_eq!(g(4, 3), Some(atlas::HAZARD));
         assert_eq!(g(6, 1), Some(atlas::ONEWAY));
         assert_eq!(g(2, 1), Some(atlas::CHECKPOINT));
@@ -219,10 +199,7 @@ P.........
 
     #[test]
     fn spawn_must_exist_exactly_once() {
-        assert_eq!(
-            msg(parse_ascii(&rows("...\n###"), 12)),
-            "line 12: map has no P spawn"
-        );
+        assert_eq!(msg(parse_ascii(&rows("...\n###"), 12)), "line 12: map has no P spawn");
         assert_eq!(
             msg(parse_ascii(&rows("P..\n..P\n###"), 12)),
             "line 13: two P spawns (the first is on line 12)"
@@ -232,10 +209,7 @@ P.........
     #[test]
     fn unknown_characters_name_their_line() {
         let m = msg(parse_ascii(&rows("P..\n#x#"), 20));
-        assert!(
-            m.starts_with("line 21: unknown map character 'x' in column 2"),
-            "{m}"
-        );
+        assert!(m.starts_with("line 21: unknown map character 'x' in column 2"), "{m}");
         assert!(!m.contains('\n'));
     }
 

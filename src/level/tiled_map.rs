@@ -49,14 +49,8 @@ pub const OBJECTS_LAYER: &str = "objects";
 pub fn load_tmx(path: &Path) -> Result<Level, LevelError> {
     let map = tiled::Loader::new()
         .load_tmx_map(path)
-        .map_err(|e| LevelError::Load {
-            path: path.to_owned(),
-            msg: describe_tiled_error(path, &e),
-        })?;
-    let invalid = |msg: String| LevelError::Invalid {
-        path: path.to_owned(),
-        msg,
-    };
+        .map_err(|e| LevelError::Load { path: path.to_owned(), msg: describe_tiled_error(path, &e) })?;
+    let invalid = |msg: String| LevelError::Invalid { path: path.to_owned(), msg };
     convert(path, &map).map_err(invalid)
 }
 
@@ -89,10 +83,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         return Err("infinite maps are not supported".to_owned());
     }
     if (map.tile_width, map.tile_height) != (16, 16) {
-        return Err(format!(
-            "tile size must be 16x16, got {}x{}",
-            map.tile_width, map.tile_height
-        ));
+        return Err(format!("tile size must be 16x16, got {}x{}", map.tile_width, map.tile_height));
     }
     if map.width == 0 || map.height == 0 || map.width > MAX_SIDE || map.height > MAX_SIDE {
         return Err(format!(
@@ -116,9 +107,9 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
 
     let name = match map.properties.get("name") {
         Some(PropertyValue::StringValue(s)) if !s.trim().is_empty() => s.clone(),
-        Some(PropertyValue::StringValue(_)) | None => path
-            .file_stem()
-            .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned()),
+        Some(PropertyValue::StringValue(_)) | None => {
+            path.file_stem().map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned())
+        }
         Some(_) => return Err("map property 'name' must be a string".to_owned()),
     };
 
@@ -151,9 +142,7 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
     for ts in map.tilesets() {
         let name = tileset_name(&ts.source);
         let Some(image) = &ts.image else {
-            return Err(format!(
-                "tileset {name} has no image (image collections are not supported)"
-            ));
+            return Err(format!("tileset {name} has no image (image collections are not supported)"));
         };
         if !image.source.is_file() {
             return Err(format!(
@@ -161,20 +150,9 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
                 image.source.display()
             ));
         }
-        let grid = (
-            ts.tile_width,
-            ts.tile_height,
-            ts.margin,
-            ts.spacing,
-            ts.columns,
-        );
-        let atlas_grid = (
-            atlas::TILE_PX,
-            atlas::TILE_PX,
-            atlas::CELL_PAD,
-            2 * atlas::CELL_PAD,
-            atlas::TILE_COLUMNS,
-        );
+        let grid = (ts.tile_width, ts.tile_height, ts.margin, ts.spacing, ts.columns);
+        let atlas_grid =
+            (atlas::TILE_PX, atlas::TILE_PX, atlas::CELL_PAD, 2 * atlas::CELL_PAD, atlas::TILE_COLUMNS);
         if grid != atlas_grid {
             return Err(format!(
                 "tileset {name} must match the atlas grid (16x16 tiles, margin 1, spacing 2, {} \
@@ -192,13 +170,7 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
 }
 
 fn tileset_name(source: &Path) -> String {
-    format!(
-        "'{}'",
-        source
-            .file_name()
-            .unwrap_or(source.as_os_str())
-            .to_string_lossy()
-    )
+    format!("'{}'", source.file_name().unwrap_or(source.as_os_str()).to_string_lossy())
 }
 
 /// The collision kind a tile declares with its `kind` property (`None`: decoration).
@@ -211,9 +183,9 @@ fn tile_kind(tile: Option<tiled::Tile<'_>>, id: u32) -> Result<TileKind, String>
             "solid" => Ok(TileKind::Solid),
             "oneway" => Ok(TileKind::OneWay),
             "hazard" => Ok(TileKind::Hazard),
-            other => Err(format!(
-                "unknown tile kind '{other}' on tile {id} (expected solid, oneway or hazard)"
-            )),
+            other => {
+                Err(format!("unknown tile kind '{other}' on tile {id} (expected solid, oneway or hazard)"))
+            }
         },
         _ => Err(format!("tile {id}: property 'kind' must be a string")),
     }
@@ -276,9 +248,8 @@ fn read_tiles(
         cells
     });
     std::panic::set_hook(previous_hook);
-    let cells = cells.map_err(|_| {
-        format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data")
-    })?;
+    let cells = cells
+        .map_err(|_| format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data"))?;
 
     let mut tileset_used: Option<usize> = None;
     let mut kind_of: HashMap<u32, TileKind> = HashMap::new();
@@ -291,9 +262,7 @@ fn read_tiles(
         match tileset_used {
             None => tileset_used = Some(tileset),
             Some(first) if first != tileset => {
-                let names = [first, tileset]
-                    .map(|t| tileset_name(&map.tilesets()[t].source))
-                    .join(" and ");
+                let names = [first, tileset].map(|t| tileset_name(&map.tilesets()[t].source)).join(" and ");
                 return Err(format!(
                     "layer '{TILES_LAYER}' uses two tilesets ({names}); Ledge draws tiles from one atlas"
                 ));
@@ -343,20 +312,12 @@ fn object_area(obj: &tiled::Object<'_>) -> Result<Rect, String> {
     match &obj.shape {
         ObjectShape::Rect { width, height } => {
             let (w, h) = (f64::from(*width), f64::from(*height));
-            if obj.tile_data().is_some() {
-                Ok(Rect::new(x, y - h, w, h))
-            } else {
-                Ok(Rect::new(x, y, w, h))
-            }
+            if obj.tile_data().is_some() { Ok(Rect::new(x, y - h, w, h)) } else { Ok(Rect::new(x, y, w, h)) }
         }
         ObjectShape::Point(..) => Ok(Rect::new(x, y, 0.0, 0.0)),
         other => {
             let shape = format!("{other:?}");
-            let shape = shape
-                .split([' ', '{', '('])
-                .next()
-                .unwrap_or("")
-                .to_lowercase();
+            let shape = shape.split([' ', '{', '(']).next().unwrap_or("").to_lowercase();
             Err(format!("must be a rectangle or point, not a {shape}"))
         }
     }
@@ -410,10 +371,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
             }
             "checkpoint" => {
                 needs_area("checkpoint")?;
-                checkpoints.push(Checkpoint {
-                    area,
-                    respawn: standing,
-                });
+                checkpoints.push(Checkpoint { area, respawn: standing });
             }
             "goal" => {
                 needs_area("goal")?;
@@ -429,9 +387,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
             }
         }
         if let Some(tile) = obj.tile_data() {
-            if matches!(tile.tileset_location(), TilesetLocation::Map(_))
-                && tile.id() < atlas::TILE_COUNT
-            {
+            if matches!(tile.tileset_location(), TilesetLocation::Map(_)) && tile.id() < atlas::TILE_COUNT {
                 let centre = area.pos + area.size / 2.0;
                 if centre.x >= 0.0 && centre.y >= 0.0 {
                     let cell = ((centre.x / TILE) as usize, (centre.y / TILE) as usize);
@@ -443,12 +399,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let Some((spawn, _)) = spawn else {
         return Err(format!("no spawn object in layer '{OBJECTS_LAYER}'"));
     };
-    Ok(Objects {
-        spawn,
-        checkpoints,
-        goal: goal.map(|(r, _)| r),
-        drawn,
-    })
+    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn })
 }
 
 /// The path of a level shipped with the game, `assets/levels/NAME.tmx`, under `assets_dir`.
@@ -473,10 +424,7 @@ mod tests {
         let p = Path::new("/x/map.tmx");
         let e = tiled::Error::ResourceLoadingError {
             path: p.to_owned(),
-            err: Box::new(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "gone\nreally",
-            )),
+            err: Box::new(std::io::Error::new(std::io::ErrorKind::NotFound, "gone\nreally")),
         };
         assert_eq!(describe_tiled_error(p, &e), "cannot read map: gone really");
         let e = tiled::Error::ResourceLoadingError {
@@ -493,10 +441,7 @@ mod tests {
 
     #[test]
     fn the_first_level_loads() {
-        let path = level_path(
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")),
-            "level1",
-        );
+        let path = level_path(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")), "level1");
         let level = load_tmx(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(level.kinds.len(), level.width * level.height);
         assert_eq!(level.gfx.len(), level.kinds.len());

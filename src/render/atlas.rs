@@ -25,8 +25,7 @@ pub const ATLAS_PATH: &str = "sprites/atlas.png";
 pub const TILESET_PATH: &str = "tilesets/ledge.tsx";
 
 /// Size of the whole atlas image, pixels (width, height).
-pub const ATLAS_SIZE: UVec2 =
-    UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
+pub const ATLAS_SIZE: UVec2 = UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
 
 /// Extruded border around every cell, pixels (edge pixels repeated outward).
 pub const CELL_PAD: u32 = 1;
@@ -51,10 +50,8 @@ pub const TILE_COUNT: u32 = TILE_COLUMNS * TILE_ROWS;
 pub const PLAYER_SPRITE_SIZE: UVec2 = UVec2::new(16, 24);
 
 /// Distance from one player frame to the next, pixels (frame plus its border on both sides).
-pub const PLAYER_STRIDE: UVec2 = UVec2::new(
-    PLAYER_SPRITE_SIZE.x + 2 * CELL_PAD,
-    PLAYER_SPRITE_SIZE.y + 2 * CELL_PAD,
-);
+pub const PLAYER_STRIDE: UVec2 =
+    UVec2::new(PLAYER_SPRITE_SIZE.x + 2 * CELL_PAD, PLAYER_SPRITE_SIZE.y + 2 * CELL_PAD);
 
 /// Top of the player row (its padding included), pixels: just below the tile rows.
 pub const PLAYER_ROW_Y: u32 = TILE_ROWS * TILE_STRIDE;
@@ -193,35 +190,16 @@ mod tests {
         for i in 0..TILE_COUNT {
             let r = tile_region(i);
             assert!(r.fits_in(ATLAS_SIZE), "tile {i}: {r:?}");
-            assert!(
-                r.y + r.h + CELL_PAD <= PLAYER_ROW_Y,
-                "tile {i} overlaps the player row"
-            );
+            assert!(r.y + r.h + CELL_PAD <= PLAYER_ROW_Y, "tile {i} overlaps the player row");
         }
     }
 
     #[test]
     fn tile_regions_match_tiled_margin_and_spacing() {
         // Tiled: x = margin + col * (tilewidth + spacing), margin 1, spacing 2.
-        assert_eq!(
-            tile_region(0),
-            AtlasRegion {
-                x: 1,
-                y: 1,
-                w: 16,
-                h: 16
-            }
-        );
+        assert_eq!(tile_region(0), AtlasRegion { x: 1, y: 1, w: 16, h: 16 });
         assert_eq!(tile_region(TILE_COLUMNS - 1).x, 1 + 18 * (TILE_COLUMNS - 1));
-        assert_eq!(
-            tile_region(TILE_COLUMNS),
-            AtlasRegion {
-                x: 1,
-                y: 19,
-                w: 16,
-                h: 16
-            }
-        );
+        assert_eq!(tile_region(TILE_COLUMNS), AtlasRegion { x: 1, y: 19, w: 16, h: 16 });
     }
 
     #[test]
@@ -234,10 +212,7 @@ mod tests {
             seen.insert(r);
         }
         assert_eq!(seen.len(), PLAYER_FRAMES as usize);
-        assert_eq!(
-            player_region(PlayerPose::Run(5)),
-            player_region(PlayerPose::Run(1))
-        );
+        assert_eq!(player_region(PlayerPose::Run(5)), player_region(PlayerPose::Run(1)));
     }
 
     #[test]
@@ -259,24 +234,17 @@ mod tests {
 
     #[test]
     fn tileset_grid_and_kinds_match_the_constants() {
-        let ts = tiled::Loader::new()
-            .load_tsx_tileset(assets().join(TILESET_PATH))
-            .expect("tileset loads");
+        let ts = tiled::Loader::new().load_tsx_tileset(assets().join(TILESET_PATH)).expect("tileset loads");
         assert_eq!((ts.tile_width, ts.tile_height), (TILE_PX, TILE_PX));
         assert_eq!((ts.margin, ts.spacing), (CELL_PAD, 2 * CELL_PAD));
         assert_eq!((ts.columns, ts.tilecount), (TILE_COLUMNS, TILE_COUNT));
         let image = ts.image.as_ref().expect("tileset has an image");
-        assert_eq!(
-            (image.width as u32, image.height as u32),
-            (ATLAS_SIZE.x, ATLAS_SIZE.y)
-        );
+        assert_eq!((image.width as u32, image.height as u32), (ATLAS_SIZE.x, ATLAS_SIZE.y));
         let kind = |id: u32| {
-            ts.get_tile(id)
-                .and_then(|t| t.properties.get("kind").cloned())
-                .map(|v| match v {
-                    tiled::PropertyValue::StringValue(s) => s,
-                    other => format!("{other:?}"),
-                })
+            ts.get_tile(id).and_then(|t| t.properties.get("kind").cloned()).map(|v| match v {
+                tiled::PropertyValue::StringValue(s) => s,
+                other => format!("{other:?}"),
+            })
         };
         for id in [GROUND_TOP, GROUND_FILL, BLOCK, GROUND_DEEP, GROUND_DEEP_ALT] {
             assert_eq!(kind(id).as_deref(), Some("solid"), "tile {id}");

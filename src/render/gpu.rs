@@ -16,8 +16,8 @@
 //!    recreates the surface, `Suboptimal` is drawn and presented then reconfigured,
 //!    `Validation` is logged and the frame skipped. Nothing a window manager can do panics.
 
-use super::surface_state::{self, Acquired, SurfaceState};
 pub use super::surface_state::SurfaceStats;
+use super::surface_state::{self, Acquired, SurfaceState};
 use std::sync::Arc;
 use winit::window::Window;
 
@@ -54,10 +54,7 @@ pub fn choose_present_mode(supported: &[wgpu::PresentMode], vsync: bool) -> wgpu
     if vsync {
         return Fifo;
     }
-    [Immediate, Mailbox]
-        .into_iter()
-        .find(|m| supported.contains(m))
-        .unwrap_or(Fifo)
+    [Immediate, Mailbox].into_iter().find(|m| supported.contains(m)).unwrap_or(Fifo)
 }
 
 /// One line about the adapter for logs: name, backend, device type, driver.
@@ -75,11 +72,7 @@ pub struct AdapterSummary {
 
 impl std::fmt::Display for AdapterSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} ({}, {}, {})",
-            self.name, self.backend, self.device_type, self.driver
-        )
+        write!(f, "{} ({}, {}, {})", self.name, self.backend, self.device_type, self.driver)
     }
 }
 
@@ -90,9 +83,7 @@ impl AdapterSummary {
             name: info.name,
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
-            driver: format!("{} {}", info.driver, info.driver_info)
-                .trim()
-                .to_string(),
+            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
         }
     }
 }
@@ -121,8 +112,7 @@ impl GpuContext {
     /// [`RenderError::NoAdapter`] when no backend offers any adapter, [`RenderError::Device`]
     /// when the adapter refuses a device.
     pub fn headless() -> Result<Self, RenderError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::with_instance(instance, None)
     }
 
@@ -150,27 +140,19 @@ impl GpuContext {
         };
         let info = AdapterSummary::of(&adapter);
         log::info!("adapter: {info}");
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-                label: Some("ledge device"),
-                required_features: wgpu::Features::empty(),
-                required_limits:
-                    wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
-                ..Default::default()
-            }))?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("ledge device"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))?;
         // Uncaptured validation errors would otherwise panic inside wgpu; a bug in Ledge's
         // GPU code shows in the log and in the golden-image tests instead.
         device.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("wgpu: {e}")));
         device.set_device_lost_callback(|reason, msg| {
             log::error!("wgpu device lost ({reason:?}): {msg}");
         });
-        Ok(Self {
-            instance,
-            adapter,
-            device,
-            queue,
-            info,
-        })
+        Ok(Self { instance, adapter, device, queue, info })
     }
 }
 
@@ -212,9 +194,9 @@ impl Gpu {
     /// # Errors
     /// Surface creation, no adapter, no device, or an adapter that cannot present.
     pub fn new(window: Arc<Window>, vsync: bool) -> Result<Self, RenderError> {
-        let instance = wgpu::Instance::new(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(window.clone())),
-        );
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+            Box::new(window.clone()),
+        ));
         let surface = instance.create_surface(window.clone())?;
         let ctx = GpuContext::with_instance(instance, Some(&surface))?;
         let caps = surface.get_capabilities(&ctx.adapter);
@@ -222,12 +204,7 @@ impl Gpu {
             return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
         };
         // An sRGB format so the shader's linear output is encoded for the display.
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .unwrap_or(first);
+        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(first);
         let present_mode = choose_present_mode(&caps.present_modes, vsync);
         log::info!(
             "surface: format {format:?}, present mode {present_mode:?} (supported {:?}, vsync {vsync})",
@@ -271,10 +248,7 @@ impl Gpu {
         self.config.width = w;
         self.config.height = h;
         self.surface.configure(&self.ctx.device, &self.config);
-        log::debug!(
-            "surface configured at {w}x{h} (#{})",
-            self.state.configures()
-        );
+        log::debug!("surface configured at {w}x{h} (#{})", self.state.configures());
     }
 
     /// Configure again at the current size (after `Outdated`, `Lost`, `Suboptimal`).
@@ -355,12 +329,7 @@ impl Gpu {
     /// Present a frame drawn and submitted since [`Gpu::acquire`]; a `Suboptimal` frame is
     /// presented and then the surface reconfigured.
     pub fn present(&mut self, frame: SurfaceFrame) {
-        let SurfaceFrame {
-            texture,
-            view,
-            suboptimal,
-            ..
-        } = frame;
+        let SurfaceFrame { texture, view, suboptimal, .. } = frame;
         drop(view);
         self.ctx.queue.present(texture);
         self.stats.presented += 1;
@@ -381,10 +350,7 @@ mod tests {
         assert_eq!(choose_present_mode(&[Fifo, Immediate], false), Immediate);
         assert_eq!(choose_present_mode(&[Fifo, Mailbox], true), Fifo);
         assert_eq!(choose_present_mode(&[Fifo, Mailbox], false), Mailbox);
-        assert_eq!(
-            choose_present_mode(&[Fifo, Mailbox, Immediate], false),
-            Immediate
-        );
+        assert_eq!(choose_present_mode(&[Fifo, Mailbox, Immediate], false), Immediate);
         assert_eq!(choose_present_mode(&[Fifo, Mailbox, Immediate], true), Fifo);
         assert_eq!(choose_present_mode(&[FifoRelaxed, Fifo], false), Fifo);
         assert_eq!(choose_present_mode(&[], false), Fifo);

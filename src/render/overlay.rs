@@ -142,11 +142,7 @@ impl Telemetry {
     /// An empty history of `capacity` frames (at least 1).
     pub fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
-        Self {
-            samples: Vec::with_capacity(capacity),
-            next: 0,
-            capacity,
-        }
+        Self { samples: Vec::with_capacity(capacity), next: 0, capacity }
     }
 
     /// Add the newest frame, dropping the oldest when full.
@@ -185,8 +181,7 @@ impl Telemetry {
         if self.samples.len() < self.capacity {
             self.samples.last()
         } else {
-            self.samples
-                .get((self.next + self.capacity - 1) % self.capacity)
+            self.samples.get((self.next + self.capacity - 1) % self.capacity)
         }
     }
 
@@ -198,10 +193,7 @@ impl Telemetry {
 
     /// Numbers over the history, for the overlay's text.
     pub fn stats(&self) -> TelemetryStats {
-        let mut st = TelemetryStats {
-            frames: self.len(),
-            ..Default::default()
-        };
+        let mut st = TelemetryStats { frames: self.len(), ..Default::default() };
         let Some(last) = self.latest() else {
             return st;
         };
@@ -223,16 +215,8 @@ impl Telemetry {
             st.events += u64::from(s.events);
         }
         st.frame_ms_mean = sum_ms / st.frames as f64;
-        st.fps = if sum_ms > 0.0 {
-            st.frames as f64 * 1000.0 / sum_ms
-        } else {
-            0.0
-        };
-        st.tick_us_mean = if ticked > 0 {
-            sum_us / f64::from(ticked)
-        } else {
-            0.0
-        };
+        st.fps = if sum_ms > 0.0 { st.frames as f64 * 1000.0 / sum_ms } else { 0.0 };
+        st.tick_us_mean = if ticked > 0 { sum_us / f64::from(ticked) } else { 0.0 };
         st
     }
 }
@@ -282,12 +266,7 @@ impl Screen {
     /// The layout for a `w` x `h` pixel window.
     pub fn new(w: u32, h: u32) -> Self {
         let view = letterbox(w, h);
-        Self {
-            w: w as f32,
-            h: h as f32,
-            view,
-            s: view.scale.max(1.0).round(),
-        }
+        Self { w: w as f32, h: h as f32, view, s: view.scale.max(1.0).round() }
     }
 
     /// HUD and pause-hint text size, pixels (16 at 2x).
@@ -361,12 +340,7 @@ fn rect_quad(r: Rect, srgb: [u8; 3], alpha: f32) -> SpriteInstance {
 pub fn format_clock(ticks: u64, tick_hz: u32) -> String {
     let hz = u64::from(if tick_hz == 0 { 60 } else { tick_hz });
     let centis = ticks.saturating_mul(100) / hz;
-    format!(
-        "{}:{:02}.{:02}",
-        centis / 6000,
-        (centis / 100) % 60,
-        centis % 100
-    )
+    format!("{}:{:02}.{:02}", centis / 6000, (centis / 100) % 60, centis % 100)
 }
 
 /// `text` cut to `max` characters, the last replaced by `…` when cut.
@@ -400,51 +374,24 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) {
     let x = scr.view.x as f32 + 4.0 * scr.s;
     let y = scr.view.y as f32 + 4.0 * scr.s;
     let line1 = hud.level.to_owned();
-    let line2 = format!(
-        "deaths {}   time {}",
-        hud.deaths,
-        format_clock(hud.ticks, hud.tick_hz)
-    );
+    let line2 = format!("deaths {}   time {}", hud.deaths, format_clock(hud.ticks, hud.tick_hz));
     let chars = line1.chars().count().max(line2.chars().count());
     let w = mono_width(chars, size) + 2.0 * pad;
     let h = 2.0 * (size * LINE_HEIGHT).round() + 2.0 * pad;
-    out.quads.push(solid(
-        x,
-        y,
-        w.round(),
-        h.round(),
-        colors::PANEL,
-        PANEL_ALPHA * 0.8,
-    ));
-    out.text.push(TextItem::new(
-        format!("{line1}\n{line2}"),
-        x + pad,
-        y + pad,
-        size,
-        colors::TEXT,
-    ));
+    out.quads.push(solid(x, y, w.round(), h.round(), colors::PANEL, PANEL_ALPHA * 0.8));
+    out.text.push(TextItem::new(format!("{line1}\n{line2}"), x + pad, y + pad, size, colors::TEXT));
 }
 
 /// The pause screen: the whole window dimmed, "Paused" and the keys, centred on the view.
 pub fn pause_screen(out: &mut Layer, scr: &Screen) {
-    out.quads.push(solid(
-        0.0,
-        0.0,
-        scr.w,
-        scr.h,
-        colors::PANEL,
-        PAUSE_DIM_ALPHA,
-    ));
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
     let cx = scr.view.x as f32 + scr.view.w as f32 * 0.5;
     let cy = scr.view.y as f32 + scr.view.h as f32 * 0.5;
     let title = scr.title_px();
     let size = scr.text_px();
     let hint = "F3: telemetry  ·  F11 / Alt+Enter: fullscreen";
     let w = mono_width(hint.chars().count(), size) + 16.0 * scr.s;
-    let (top, bottom) = (
-        cy - title * 1.1 - 6.0 * scr.s,
-        cy + 1.6 * size + size * LINE_HEIGHT + 6.0 * scr.s,
-    );
+    let (top, bottom) = (cy - title * 1.1 - 6.0 * scr.s, cy + 1.6 * size + size * LINE_HEIGHT + 6.0 * scr.s);
     out.quads.push(solid(
         (cx - w * 0.5).round(),
         top.round(),
@@ -453,21 +400,12 @@ pub fn pause_screen(out: &mut Layer, scr: &Screen) {
         colors::PANEL,
         PANEL_ALPHA,
     ));
+    out.text.push(TextItem::new("Paused", cx, cy - title * 1.1, title, colors::TITLE).aligned(Align::Center));
     out.text.push(
-        TextItem::new("Paused", cx, cy - title * 1.1, title, colors::TITLE).aligned(Align::Center),
+        TextItem::new("Esc: resume  ·  Q: quit", cx, cy + 0.2 * size, size, colors::TEXT)
+            .aligned(Align::Center),
     );
-    out.text.push(
-        TextItem::new(
-            "Esc: resume  ·  Q: quit",
-            cx,
-            cy + 0.2 * size,
-            size,
-            colors::TEXT,
-        )
-        .aligned(Align::Center),
-    );
-    out.text
-        .push(TextItem::new(hint, cx, cy + 1.6 * size, size, colors::DIM).aligned(Align::Center));
+    out.text.push(TextItem::new(hint, cx, cy + 1.6 * size, size, colors::DIM).aligned(Align::Center));
 }
 
 /// One finished level, for the end screen.
@@ -484,46 +422,24 @@ pub struct LevelResult {
 /// The end screen after the last level: "You made it!", a row per level (deaths, time), a
 /// total row, and the keys.
 pub fn end_screen(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_hz: u32) {
-    out.quads
-        .push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, END_DIM_ALPHA));
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, END_DIM_ALPHA));
     let cx = scr.view.x as f32 + scr.view.w as f32 * 0.5;
     let size = scr.text_px();
     let line = (size * LINE_HEIGHT).round();
     let title = scr.title_px();
     let mut y = scr.view.y as f32 + scr.view.h as f32 * 0.18;
-    out.text
-        .push(TextItem::new("You made it!", cx, y, title, colors::TITLE).aligned(Align::Center));
+    out.text.push(TextItem::new("You made it!", cx, y, title, colors::TITLE).aligned(Align::Center));
     y += title * 1.6;
-    let name_w = results
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .clamp(5, 28);
+    let name_w = results.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).clamp(5, 28);
     let row = |name: &str, deaths: &str, time: &str| {
-        format!(
-            "{:<name_w$}  {:>6}  {:>9}",
-            truncate(name, name_w),
-            deaths,
-            time
-        )
+        format!("{:<name_w$}  {:>6}  {:>9}", truncate(name, name_w), deaths, time)
     };
     let mut rows = vec![row("level", "deaths", "time")];
     for r in results {
-        rows.push(row(
-            &r.name,
-            &r.deaths.to_string(),
-            &format_clock(r.ticks, tick_hz),
-        ));
+        rows.push(row(&r.name, &r.deaths.to_string(), &format_clock(r.ticks, tick_hz)));
     }
-    let (deaths, ticks) = results
-        .iter()
-        .fold((0, 0), |(d, t), r| (d + r.deaths, t + r.ticks));
-    rows.push(row(
-        "total",
-        &deaths.to_string(),
-        &format_clock(ticks, tick_hz),
-    ));
+    let (deaths, ticks) = results.iter().fold((0, 0), |(d, t), r| (d + r.deaths, t + r.ticks));
+    rows.push(row("total", &deaths.to_string(), &format_clock(ticks, tick_hz)));
     let width = mono_width(rows[0].chars().count(), size);
     let left = cx - width * 0.5;
     let last = rows.len() - 1;
@@ -532,28 +448,15 @@ pub fn end_screen(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_h
         if i == last {
             // A rule above the total, in a little extra space.
             y += (0.3 * line).round();
-            out.quads.push(solid(
-                left,
-                (y - 0.2 * line).round(),
-                width,
-                scr.s.max(1.0),
-                colors::GUIDE,
-                0.5,
-            ));
+            out.quads.push(solid(left, (y - 0.2 * line).round(), width, scr.s.max(1.0), colors::GUIDE, 0.5));
         }
         out.text.push(TextItem::new(text, left, y, size, color));
         y += line;
     }
     y += line;
     out.text.push(
-        TextItem::new(
-            "Enter: play again  ·  Esc / Q: quit",
-            cx,
-            y,
-            size,
-            colors::TITLE,
-        )
-        .aligned(Align::Center),
+        TextItem::new("Enter: play again  ·  Esc / Q: quit", cx, y, size, colors::TITLE)
+            .aligned(Align::Center),
     );
 }
 
@@ -583,30 +486,19 @@ pub struct OverlayInfo<'a> {
 /// The overlay's text lines (no layout), from `st` (a [`Telemetry::stats`] snapshot).
 pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String> {
     let [t0, t1, t2, t3] = st.ticks_histogram;
-    let cap = info
-        .fps_cap
-        .map_or_else(|| "none".to_owned(), |hz| format!("{hz:.0} Hz"));
+    let cap = info.fps_cap.map_or_else(|| "none".to_owned(), |hz| format!("{hz:.0} Hz"));
     vec![
         format!(
             "fps {:6.1}   frame {:6.2} ms  avg {:5.2}  max {:6.2}",
             st.fps, st.last.frame_ms, st.frame_ms_mean, st.frame_ms_max
         ),
-        format!(
-            "tick {} Hz   ticks/frame {}   0:{t0} 1:{t1} 2:{t2} 3+:{t3}",
-            info.tick_hz, st.last.ticks
-        ),
-        format!(
-            "accumulator {:5.2} ms   alpha {:.3}",
-            st.last.accumulator_ms, st.last.alpha
-        ),
+        format!("tick {} Hz   ticks/frame {}   0:{t0} 1:{t1} 2:{t2} 3+:{t3}", info.tick_hz, st.last.ticks),
+        format!("accumulator {:5.2} ms   alpha {:.3}", st.last.accumulator_ms, st.last.alpha),
         format!(
             "tick cost {:6.1} µs   avg {:6.1}  max {:7.1}",
             st.last.tick_us, st.tick_us_mean, st.tick_us_max
         ),
-        format!(
-            "inputs consumed {}   ({} in {} frames)",
-            st.last.events, st.events, st.frames
-        ),
+        format!("inputs consumed {}   ({} in {} frames)", st.last.events, st.events, st.frames),
         format!(
             "clamps {}  cap hits {}  (graph)   session {} / {}",
             st.clamps, st.caps, info.total_clamps, info.total_caps
@@ -637,11 +529,7 @@ pub fn bar_graph(
     let col = area.w / capacity as f32;
     let first = capacity.saturating_sub(len);
     for (i, v) in values.into_iter().enumerate().take(capacity) {
-        let frac = if full_scale > 0.0 {
-            (v / full_scale).clamp(0.0, 1.0) as f32
-        } else {
-            0.0
-        };
+        let frac = if full_scale > 0.0 { (v / full_scale).clamp(0.0, 1.0) as f32 } else { 0.0 };
         let h = frac * area.h;
         if h <= 0.0 {
             continue;
@@ -696,13 +584,7 @@ fn ticks_color(t: f64) -> [u8; 3] {
 /// and cap hits (bottom half, magenta) are marked; a faint column in the same colour runs
 /// through the graph below each marker. A bright line marks 16.7 ms, a fainter one 33.3 ms
 /// when the scale is larger.
-pub fn frame_graph(
-    out: &mut Vec<SpriteInstance>,
-    tel: &Telemetry,
-    markers: Rect,
-    graph: Rect,
-    scale: f64,
-) {
+pub fn frame_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, markers: Rect, graph: Rect, scale: f64) {
     out.push(rect_quad(graph, [0, 0, 0], 0.35));
     let len = tel.len();
     // Markers are at least 3 columns wide (centred on their frame) so one frame shows.
@@ -721,27 +603,12 @@ pub fn frame_graph(
             out.push(solid(x, graph.y, w.max(1.0), graph.h, colors::CAP, 0.45));
         }
     }
-    bar_graph(
-        out,
-        graph,
-        tel.iter().map(|s| s.frame_ms),
-        tel.len(),
-        tel.capacity(),
-        scale,
-        frame_color,
-    );
+    bar_graph(out, graph, tel.iter().map(|s| s.frame_ms), tel.len(), tel.capacity(), scale, frame_color);
     // The 16.7 ms line over the bars, and a fainter 33.3 ms one when it is below the top.
     for (k, alpha) in [(1.0, 0.85), (2.0, 0.35)] {
         if k * FRAME_60HZ_MS < scale - 1e-6 {
             let y = graph.y + graph.h * (1.0 - (k * FRAME_60HZ_MS / scale) as f32);
-            out.push(solid(
-                graph.x,
-                y.round(),
-                graph.w,
-                1.0,
-                colors::GUIDE,
-                alpha,
-            ));
+            out.push(solid(graph.x, y.round(), graph.w, 1.0, colors::GUIDE, alpha));
         }
     }
 }
@@ -759,14 +626,7 @@ pub fn ticks_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: Rect) 
     for (i, s) in tel.iter().enumerate() {
         if s.ticks == 0 {
             let (x, w) = column(graph, i, len, tel.capacity());
-            out.push(solid(
-                x,
-                graph.y + graph.h - 1.0,
-                w,
-                1.0,
-                colors::GUIDE,
-                0.8,
-            ));
+            out.push(solid(x, graph.y + graph.h - 1.0, w, 1.0, colors::GUIDE, 0.8));
         }
     }
     bar_graph(
@@ -782,23 +642,12 @@ pub fn ticks_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: Rect) 
 
 /// The accumulator graph: the time banked after each frame's ticks, full height = one tick
 /// (`1000 / tick_hz` ms).
-pub fn accumulator_graph(
-    out: &mut Vec<SpriteInstance>,
-    tel: &Telemetry,
-    graph: Rect,
-    tick_hz: u32,
-) {
+pub fn accumulator_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: Rect, tick_hz: u32) {
     out.push(rect_quad(graph, [0, 0, 0], 0.35));
     let tick_ms = 1000.0 / f64::from(tick_hz.max(1));
-    bar_graph(
-        out,
-        graph,
-        tel.iter().map(|s| s.accumulator_ms),
-        tel.len(),
-        tel.capacity(),
-        tick_ms,
-        |_| colors::ACCUM,
-    );
+    bar_graph(out, graph, tel.iter().map(|s| s.accumulator_ms), tel.len(), tel.capacity(), tick_ms, |_| {
+        colors::ACCUM
+    });
 }
 
 /// The F3 telemetry overlay in the window's top-right corner: a semi-transparent dark panel,
@@ -846,79 +695,33 @@ pub fn telemetry_overlay(
         + gap
         + (line + acc_h)
         + pad;
-    out.quads.push(solid(
-        x,
-        y0,
-        panel_w,
-        panel_h.round(),
-        colors::PANEL,
-        PANEL_ALPHA,
-    ));
+    out.quads.push(solid(x, y0, panel_w, panel_h.round(), colors::PANEL, PANEL_ALPHA));
 
     let mut y = y0 + pad;
-    out.text.push(TextItem::new(
-        "F3 telemetry (last 240 frames)",
-        inner,
-        y,
-        size,
-        colors::TITLE,
-    ));
+    out.text.push(TextItem::new("F3 telemetry (last 240 frames)", inner, y, size, colors::TITLE));
     y += line;
-    let body = lines
-        .iter()
-        .map(|l| truncate(l, max_chars))
-        .collect::<Vec<_>>()
-        .join("\n");
-    out.text
-        .push(TextItem::new(body, inner, y, size, colors::TEXT));
+    let body = lines.iter().map(|l| truncate(l, max_chars)).collect::<Vec<_>>().join("\n");
+    out.text.push(TextItem::new(body, inner, y, size, colors::TEXT));
     y += text_h + gap;
 
     let scale = frame_graph_scale(tel);
     out.text.push(TextItem::new(
-        truncate(
-            &format!("frame time, ms (0..{scale:.0}; line 16.7; red clamp, magenta cap)"),
-            max_chars,
-        ),
+        truncate(&format!("frame time, ms (0..{scale:.0}; line 16.7; red clamp, magenta cap)"), max_chars),
         inner,
         y,
         size,
         colors::DIM,
     ));
     y += line;
-    let markers = Rect {
-        x: inner,
-        y,
-        w: graph_w,
-        h: marker_h,
-    };
+    let markers = Rect { x: inner, y, w: graph_w, h: marker_h };
     y += marker_h;
-    let graph = Rect {
-        x: inner,
-        y,
-        w: graph_w,
-        h: frame_h,
-    };
+    let graph = Rect { x: inner, y, w: graph_w, h: frame_h };
     frame_graph(&mut out.quads, tel, markers, graph, scale);
     y += frame_h + gap;
 
-    out.text.push(TextItem::new(
-        "ticks per frame (0..4)",
-        inner,
-        y,
-        size,
-        colors::DIM,
-    ));
+    out.text.push(TextItem::new("ticks per frame (0..4)", inner, y, size, colors::DIM));
     y += line;
-    ticks_graph(
-        &mut out.quads,
-        tel,
-        Rect {
-            x: inner,
-            y,
-            w: graph_w,
-            h: ticks_h,
-        },
-    );
+    ticks_graph(&mut out.quads, tel, Rect { x: inner, y, w: graph_w, h: ticks_h });
     y += ticks_h + gap;
 
     out.text.push(TextItem::new(
@@ -929,17 +732,7 @@ pub fn telemetry_overlay(
         colors::DIM,
     ));
     y += line;
-    accumulator_graph(
-        &mut out.quads,
-        tel,
-        Rect {
-            x: inner,
-            y,
-            w: graph_w,
-            h: acc_h,
-        },
-        info.tick_hz,
-    );
+    accumulator_graph(&mut out.quads, tel, Rect { x: inner, y, w: graph_w, h: acc_h }, info.tick_hz);
 }
 
 #[cfg(test)]
@@ -947,20 +740,11 @@ mod tests {
     use super::*;
 
     fn sample(frame_ms: f64) -> Sample {
-        Sample {
-            frame_ms,
-            ticks: 1,
-            ..Default::default()
-        }
+        Sample { frame_ms, ticks: 1, ..Default::default() }
     }
 
     fn area() -> Rect {
-        Rect {
-            x: 10.0,
-            y: 100.0,
-            w: 240.0,
-            h: 80.0,
-        }
+        Rect { x: 10.0, y: 100.0, w: 240.0, h: 80.0 }
     }
 
     fn color_of(q: &SpriteInstance, srgb: [u8; 3]) -> bool {
@@ -1042,21 +826,8 @@ mod tests {
     #[test]
     fn graph_heights_scale_with_values() {
         let mut quads = Vec::new();
-        let values = [
-            0.75 * FRAME_GRAPH_MS,
-            FRAME_GRAPH_MS / 4.0,
-            0.0,
-            5.0 * FRAME_GRAPH_MS,
-        ];
-        bar_graph(
-            &mut quads,
-            area(),
-            values.iter().copied(),
-            values.len(),
-            4,
-            FRAME_GRAPH_MS,
-            frame_color,
-        );
+        let values = [0.75 * FRAME_GRAPH_MS, FRAME_GRAPH_MS / 4.0, 0.0, 5.0 * FRAME_GRAPH_MS];
+        bar_graph(&mut quads, area(), values.iter().copied(), values.len(), 4, FRAME_GRAPH_MS, frame_color);
         assert_eq!(quads.len(), 3, "a zero value draws no bar");
         let h: Vec<f32> = quads.iter().map(|q| q.size[1]).collect();
         assert!((h[0] - 60.0).abs() < 1e-3 && (h[1] - 20.0).abs() < 1e-3);
@@ -1069,10 +840,7 @@ mod tests {
         }
         assert_eq!(quads[0].pos[0], 10.0);
         assert_eq!(quads[2].pos[0], 10.0 + 3.0 * 60.0);
-        assert!(
-            color_of(&quads[0], colors::WARN),
-            "25 ms, over 16.7 ms, is amber"
-        );
+        assert!(color_of(&quads[0], colors::WARN), "25 ms, over 16.7 ms, is amber");
         assert!(color_of(&quads[1], colors::GOOD));
         assert!(color_of(&quads[2], colors::BAD));
     }
@@ -1089,30 +857,14 @@ mod tests {
         t.push(sample(250.0));
         assert!((frame_graph_scale(&t) - 1600.0 / 6.0).abs() < 1e-9);
         t.push(sample(5000.0));
-        assert!(
-            (frame_graph_scale(&t) - 1600.0 / 6.0).abs() < 1e-9,
-            "never past the last"
-        );
+        assert!((frame_graph_scale(&t) - 1600.0 / 6.0).abs() < 1e-9, "never past the last");
         // The 16.7 ms line sits at half height at the smallest scale, at a quarter at 0..67.
-        let g = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: 8.0,
-            h: 80.0,
-        };
-        let m = Rect {
-            x: 0.0,
-            y: -4.0,
-            w: 8.0,
-            h: 4.0,
-        };
+        let g = Rect { x: 0.0, y: 0.0, w: 8.0, h: 80.0 };
+        let m = Rect { x: 0.0, y: -4.0, w: 8.0, h: 4.0 };
         let line = |scale: f64| {
             let mut q = Vec::new();
             frame_graph(&mut q, &Telemetry::new(8), m, g, scale);
-            q.iter()
-                .filter(|q| q.size == [8.0, 1.0])
-                .map(|q| (q.pos[1], q.uv_rect[3]))
-                .collect::<Vec<_>>()
+            q.iter().filter(|q| q.size == [8.0, 1.0]).map(|q| (q.pos[1], q.uv_rect[3])).collect::<Vec<_>>()
         };
         assert_eq!(line(FRAME_GRAPH_MS), vec![(40.0, 0.85)]);
         assert_eq!(line(400.0 / 6.0), vec![(60.0, 0.85), (40.0, 0.35)]);
@@ -1132,37 +884,14 @@ mod tests {
         for _ in 0..10 {
             t.push(sample(16.7));
         }
-        let markers = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: 240.0,
-            h: 6.0,
-        };
-        let graph = Rect {
-            x: 0.0,
-            y: 6.0,
-            w: 240.0,
-            h: 80.0,
-        };
+        let markers = Rect { x: 0.0, y: 0.0, w: 240.0, h: 6.0 };
+        let graph = Rect { x: 0.0, y: 6.0, w: 240.0, h: 80.0 };
         let mut plain = Vec::new();
         frame_graph(&mut plain, &t, markers, graph, FRAME_GRAPH_MS);
-        assert!(
-            !plain
-                .iter()
-                .any(|q| color_of(q, colors::BAD) || color_of(q, colors::CAP))
-        );
+        assert!(!plain.iter().any(|q| color_of(q, colors::BAD) || color_of(q, colors::CAP)));
 
-        t.push(Sample {
-            frame_ms: 300.0,
-            clamped: true,
-            ..Default::default()
-        });
-        t.push(Sample {
-            frame_ms: 20.0,
-            ticks: 8,
-            capped: true,
-            ..Default::default()
-        });
+        t.push(Sample { frame_ms: 300.0, clamped: true, ..Default::default() });
+        t.push(Sample { frame_ms: 20.0, ticks: 8, capped: true, ..Default::default() });
         let mut quads = Vec::new();
         frame_graph(&mut quads, &t, markers, graph, frame_graph_scale(&t));
         // The clamp (second newest column, x 238) has a red marker in the strip's top half,
@@ -1173,21 +902,15 @@ mod tests {
             .find(|q| color_of(q, colors::BAD) && q.pos[1] == 0.0 && q.size[1] == 3.0)
             .expect("a clamp marker");
         assert_eq!((clamp_marker.pos[0], clamp_marker.size[0]), (237.0, 3.0));
-        let cap_marker = quads
-            .iter()
-            .find(|q| color_of(q, colors::CAP) && q.pos[1] == 3.0)
-            .expect("a cap marker");
+        let cap_marker =
+            quads.iter().find(|q| color_of(q, colors::CAP) && q.pos[1] == 3.0).expect("a cap marker");
         assert_eq!((cap_marker.pos[0], cap_marker.size[0]), (237.0, 3.0));
         // Faint columns through the graph mark both frames too.
         assert!(
-            quads
-                .iter()
-                .any(|q| color_of(q, colors::BAD) && q.pos == [238.0, 6.0] && q.uv_rect[3] < 0.5)
+            quads.iter().any(|q| color_of(q, colors::BAD) && q.pos == [238.0, 6.0] && q.uv_rect[3] < 0.5)
         );
         assert!(
-            quads
-                .iter()
-                .any(|q| color_of(q, colors::CAP) && q.pos == [239.0, 6.0] && q.uv_rect[3] < 0.5)
+            quads.iter().any(|q| color_of(q, colors::CAP) && q.pos == [239.0, 6.0] && q.uv_rect[3] < 0.5)
         );
         // And the clamped frame's bar is cut at full height, in red.
         assert!(quads.iter().any(|q| color_of(q, colors::BAD)
@@ -1200,31 +923,17 @@ mod tests {
     fn tick_bars_one_band_per_tick_and_zero_stubs() {
         let mut t = Telemetry::new(4);
         for ticks in [0, 1, 2, 9] {
-            t.push(Sample {
-                ticks,
-                ..Default::default()
-            });
+            t.push(Sample { ticks, ..Default::default() });
         }
-        let g = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: 4.0,
-            h: 40.0,
-        };
+        let g = Rect { x: 0.0, y: 0.0, w: 4.0, h: 40.0 };
         let mut quads = Vec::new();
         ticks_graph(&mut quads, &t, g);
-        let bars: Vec<&SpriteInstance> = quads
-            .iter()
-            .filter(|q| q.size[0] == 1.0 && q.size[1] > 1.0)
-            .collect();
+        let bars: Vec<&SpriteInstance> =
+            quads.iter().filter(|q| q.size[0] == 1.0 && q.size[1] > 1.0).collect();
         let h: Vec<f32> = bars.iter().map(|q| q.size[1]).collect();
         assert_eq!(h, vec![10.0, 20.0, 40.0]);
         // The zero-tick frame gets a 1 px stub in column 0.
-        assert!(
-            quads
-                .iter()
-                .any(|q| q.pos == [0.0, 39.0] && q.size == [1.0, 1.0])
-        );
+        assert!(quads.iter().any(|q| q.pos == [0.0, 39.0] && q.size == [1.0, 1.0]));
     }
 
     #[test]
@@ -1243,16 +952,7 @@ mod tests {
         let scr = Screen::new(1280, 800);
         assert_eq!(scr.s, 2.0);
         let mut out = Layer::default();
-        hud(
-            &mut out,
-            &scr,
-            &Hud {
-                level: "Meadow",
-                deaths: 3,
-                ticks: 3725,
-                tick_hz: 60,
-            },
-        );
+        hud(&mut out, &scr, &Hud { level: "Meadow", deaths: 3, ticks: 3725, tick_hz: 60 });
         assert_eq!(out.text.len(), 1);
         let t = &out.text[0];
         assert_eq!(t.text, "Meadow\ndeaths 3   time 1:02.08");
@@ -1273,11 +973,7 @@ mod tests {
         let dim = out.quads[0];
         assert_eq!((dim.pos, dim.size), ([0.0, 0.0], [1280.0, 720.0]));
         assert!(dim.uv_rect[3] > 0.3 && dim.uv_rect[3] < 1.0);
-        assert!(
-            out.text
-                .iter()
-                .any(|t| t.text == "Paused" && t.align == Align::Center)
-        );
+        assert!(out.text.iter().any(|t| t.text == "Paused" && t.align == Align::Center));
         assert!(out.text.iter().any(|t| t.text.contains("Q: quit")));
     }
 
@@ -1286,41 +982,18 @@ mod tests {
         let scr = Screen::new(1280, 720);
         let mut out = Layer::default();
         let results = vec![
-            LevelResult {
-                name: "Meadow".into(),
-                deaths: 2,
-                ticks: 1800,
-            },
-            LevelResult {
-                name: "Caves".into(),
-                deaths: 5,
-                ticks: 3630,
-            },
+            LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800 },
+            LevelResult { name: "Caves".into(), deaths: 5, ticks: 3630 },
         ];
         end_screen(&mut out, &scr, &results, 60);
         let texts: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts[0], "You made it!");
-        assert!(
-            texts
-                .iter()
-                .any(|t| t.starts_with("Meadow") && t.contains("2") && t.ends_with("0:30.00"))
-        );
-        assert!(
-            texts
-                .iter()
-                .any(|t| t.starts_with("Caves ") && t.ends_with("1:00.50"))
-        );
-        assert!(
-            texts
-                .iter()
-                .any(|t| t.starts_with("total") && t.contains(" 7 ") && t.ends_with("1:30.50"))
-        );
+        assert!(texts.iter().any(|t| t.starts_with("Meadow") && t.contains("2") && t.ends_with("0:30.00")));
+        assert!(texts.iter().any(|t| t.starts_with("Caves ") && t.ends_with("1:00.50")));
+        assert!(texts.iter().any(|t| t.starts_with("total") && t.contains(" 7 ") && t.ends_with("1:30.50")));
         assert!(texts.iter().any(|t| t.contains("Enter: play again")));
         // The rows share one column layout.
-        let rows: Vec<usize> = out.text[1..4]
-            .iter()
-            .map(|t| t.text.chars().count())
-            .collect();
+        let rows: Vec<usize> = out.text[1..4].iter().map(|t| t.text.chars().count()).collect();
         assert!(rows.windows(2).all(|w| w[0] == w[1]), "{rows:?}");
     }
 
@@ -1366,12 +1039,7 @@ mod tests {
                     && q.pos[1] + q.size[1] <= panel.pos[1] + panel.size[1] + 1e-3
             );
         }
-        let all: String = out
-            .text
-            .iter()
-            .map(|t| t.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let all: String = out.text.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n");
         for want in [
             "fps",
             "frame",
@@ -1389,11 +1057,7 @@ mod tests {
         // Text lines fit in the panel (monospace width).
         let text_x = out.text[0].x;
         let room = panel.pos[0] + panel.size[0] - text_x;
-        assert!(
-            all.lines()
-                .all(|l| mono_width(l.chars().count(), scr.small_px()) <= room + 1e-3),
-            "{all}"
-        );
+        assert!(all.lines().all(|l| mono_width(l.chars().count(), scr.small_px()) <= room + 1e-3), "{all}");
         assert!(all.contains('…'), "the long adapter name is cut");
         // A small window: the panel widens past the graphs for the text, within the window.
         let small = Screen::new(640, 360);

@@ -117,11 +117,7 @@ pub struct Letterbox {
 /// whole) rather than a cropped view.
 pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
     let fit = (f64::from(target_w) / VIEW_SIZE.x).min(f64::from(target_h) / VIEW_SIZE.y);
-    let scale = if fit >= 1.0 {
-        fit.floor()
-    } else {
-        fit.max(1e-6)
-    };
+    let scale = if fit >= 1.0 { fit.floor() } else { fit.max(1e-6) };
     let w = ((VIEW_SIZE.x * scale).round() as u32).clamp(1, target_w.max(1));
     let h = ((VIEW_SIZE.y * scale).round() as u32).clamp(1, target_h.max(1));
     Letterbox {
@@ -139,13 +135,7 @@ pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
 /// spans the full-target viewport).
 pub fn screen_uniform(target_w: u32, target_h: u32) -> SpriteUniform {
     let (w, h) = (target_w.max(1) as f32, target_h.max(1) as f32);
-    SpriteUniform {
-        center: [w * 0.5, h * 0.5],
-        view_size: [w, h],
-        scale: 1.0,
-        _pad0: 0.0,
-        _pad1: [0.0; 2],
-    }
+    SpriteUniform { center: [w * 0.5, h * 0.5], view_size: [w, h], scale: 1.0, _pad0: 0.0, _pad1: [0.0; 2] }
 }
 
 /// Open the overlay pass over `target`: keeps what the sprite pass drew (`LoadOp::Load`), full
@@ -160,10 +150,7 @@ pub fn begin_overlay_pass<'e>(
             view: target,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            },
+            ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,
@@ -175,40 +162,21 @@ pub fn begin_overlay_pass<'e>(
 /// sRGB 0..255 → linear 0..1 (the exact sRGB transfer function, IEC 61966-2-1).
 pub fn srgb_to_linear(c: u8) -> f64 {
     let c = f64::from(c) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
 fn linear_rgba(srgb: [u8; 3]) -> [f32; 4] {
-    [
-        srgb_to_linear(srgb[0]) as f32,
-        srgb_to_linear(srgb[1]) as f32,
-        srgb_to_linear(srgb[2]) as f32,
-        1.0,
-    ]
+    [srgb_to_linear(srgb[0]) as f32, srgb_to_linear(srgb[1]) as f32, srgb_to_linear(srgb[2]) as f32, 1.0]
 }
 
 fn wgpu_color(srgb: [u8; 3]) -> wgpu::Color {
-    wgpu::Color {
-        r: srgb_to_linear(srgb[0]),
-        g: srgb_to_linear(srgb[1]),
-        b: srgb_to_linear(srgb[2]),
-        a: 1.0,
-    }
+    wgpu::Color { r: srgb_to_linear(srgb[0]), g: srgb_to_linear(srgb[1]), b: srgb_to_linear(srgb[2]), a: 1.0 }
 }
 
 /// Normalised `[u0, v0, u1, v1]` of an atlas region (inner cell, no padding).
 fn uv_of(r: AtlasRegion) -> [f32; 4] {
     let (aw, ah) = (atlas::ATLAS_SIZE.x as f32, atlas::ATLAS_SIZE.y as f32);
-    [
-        r.x as f32 / aw,
-        r.y as f32 / ah,
-        (r.x + r.w) as f32 / aw,
-        (r.y + r.h) as f32 / ah,
-    ]
+    [r.x as f32 / aw, r.y as f32 / ah, (r.x + r.w) as f32 / aw, (r.y + r.h) as f32 / ah]
 }
 
 /// The checkpoint flag in cell (`tx`, `ty`) is drawn lit once its checkpoint was reached;
@@ -360,24 +328,10 @@ impl SpriteRenderer {
     ///
     /// # Panics
     /// If `rgba.len() != w * h * 4` (a bug in the caller).
-    pub fn with_atlas(
-        ctx: &GpuContext,
-        format: wgpu::TextureFormat,
-        w: u32,
-        h: u32,
-        rgba: &[u8],
-    ) -> Self {
-        assert_eq!(
-            rgba.len(),
-            (w * h * 4) as usize,
-            "atlas pixels do not match its size"
-        );
+    pub fn with_atlas(ctx: &GpuContext, format: wgpu::TextureFormat, w: u32, h: u32, rgba: &[u8]) -> Self {
+        assert_eq!(rgba.len(), (w * h * 4) as usize, "atlas pixels do not match its size");
         let device = &ctx.device;
-        let size = wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        };
+        let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
         let atlas_texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("sprite atlas"),
             size,
@@ -396,11 +350,7 @@ impl SpriteRenderer {
                 aspect: wgpu::TextureAspect::All,
             },
             rgba,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * w),
-                rows_per_image: Some(h),
-            },
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * w), rows_per_image: Some(h) },
             size,
         );
         let atlas_view = atlas_texture.create_view(&wgpu::TextureViewDescriptor {
@@ -430,9 +380,7 @@ impl SpriteRenderer {
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<SpriteUniform>() as u64,
-                        ),
+                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<SpriteUniform>() as u64),
                     },
                     count: None,
                 },
@@ -458,18 +406,12 @@ impl SpriteRenderer {
             label: Some("sprite bind group"),
             layout: &layout,
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: uniform_buffer.as_entire_binding(),
-                },
+                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::TextureView(&atlas_view),
                 },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&sampler) },
             ],
         });
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -520,18 +462,12 @@ impl SpriteRenderer {
             label: Some("screen-space bind group"),
             layout: &layout,
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: screen_uniform_buffer.as_entire_binding(),
-                },
+                wgpu::BindGroupEntry { binding: 0, resource: screen_uniform_buffer.as_entire_binding() },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::TextureView(&atlas_view),
                 },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&sampler) },
             ],
         });
         let screen = ScreenLayer {
@@ -578,11 +514,7 @@ impl SpriteRenderer {
             self.instance_buffer = Self::create_instance_buffer(&ctx.device, cap);
             self.capacity = cap;
         }
-        ctx.queue.write_buffer(
-            &self.instance_buffer,
-            0,
-            bytemuck::cast_slice(&self.instances),
-        );
+        ctx.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instances));
         self.letterbox = letterbox(target.0, target.1);
         let uniform = SpriteUniform {
             center: [view.camera.x as f32, view.camera.y as f32],
@@ -591,8 +523,7 @@ impl SpriteRenderer {
             _pad0: 0.0,
             _pad1: [0.0; 2],
         };
-        ctx.queue
-            .write_buffer(&self.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
+        ctx.queue.write_buffer(&self.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
     }
 
     /// Record this frame's render pass into `encoder`: clear `target` to the letterbox colour,
@@ -627,34 +558,24 @@ impl SpriteRenderer {
     /// Upload this frame's screen-space `quads` (positions and sizes in window pixels, e.g.
     /// [`FLAG_SOLID`] panels and graph bars) for a `target` of (width, height) pixels. Call once
     /// per frame before [`SpriteRenderer::draw_screen`]; an empty slice draws nothing.
-    pub fn prepare_screen(
-        &mut self,
-        ctx: &GpuContext,
-        quads: &[SpriteInstance],
-        target: (u32, u32),
-    ) {
+    pub fn prepare_screen(&mut self, ctx: &GpuContext, quads: &[SpriteInstance], target: (u32, u32)) {
         let layer = &mut self.screen;
         if quads.len() > layer.capacity {
             let mut cap = layer.capacity.max(1);
             while cap < quads.len() {
                 cap *= 2;
             }
-            log::debug!(
-                "screen-space instance buffer grows {} → {cap}",
-                layer.capacity
-            );
+            log::debug!("screen-space instance buffer grows {} → {cap}", layer.capacity);
             layer.instance_buffer = Self::create_instance_buffer(&ctx.device, cap);
             layer.capacity = cap;
         }
         if !quads.is_empty() {
-            ctx.queue
-                .write_buffer(&layer.instance_buffer, 0, bytemuck::cast_slice(quads));
+            ctx.queue.write_buffer(&layer.instance_buffer, 0, bytemuck::cast_slice(quads));
         }
         layer.count = quads.len() as u32;
         layer.target = (target.0.max(1), target.1.max(1));
         let uniform = screen_uniform(target.0, target.1);
-        ctx.queue
-            .write_buffer(&layer.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
+        ctx.queue.write_buffer(&layer.uniform_buffer, 0, bytemuck::bytes_of(&uniform));
     }
 
     /// Record the screen-space quads into `pass` (the overlay pass, [`begin_overlay_pass`]):
@@ -717,12 +638,7 @@ impl Offscreen {
     /// # Errors
     /// [`RenderError::Readback`] if the image cannot be mapped back (device lost), or a zero
     /// size.
-    pub fn render(
-        &mut self,
-        view: &FrameView<'_>,
-        width: u32,
-        height: u32,
-    ) -> Result<Vec<u8>, RenderError> {
+    pub fn render(&mut self, view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
         self.render_with_overlay(view, width, height, &[], |_, _| {})
     }
 
@@ -742,16 +658,10 @@ impl Offscreen {
         overlay: impl FnOnce(&GpuContext, &mut wgpu::RenderPass<'_>),
     ) -> Result<Vec<u8>, RenderError> {
         if width == 0 || height == 0 {
-            return Err(RenderError::Readback(format!(
-                "cannot render a {width}x{height} image"
-            )));
+            return Err(RenderError::Readback(format!("cannot render a {width}x{height} image")));
         }
         let device = &self.ctx.device;
-        let size = wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        };
+        let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen target"),
             size,
@@ -778,12 +688,10 @@ impl Offscreen {
         });
 
         self.renderer.prepare(&self.ctx, view, (width, height));
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("offscreen encoder"),
-        });
+        let mut encoder = device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen encoder") });
         self.renderer.draw(&mut encoder, &target);
-        self.renderer
-            .prepare_screen(&self.ctx, quads, (width, height));
+        self.renderer.prepare_screen(&self.ctx, quads, (width, height));
         {
             let mut pass = begin_overlay_pass(&mut encoder, &target);
             self.renderer.draw_screen(&mut pass);
@@ -813,17 +721,13 @@ impl Offscreen {
             // The receiver waits below; a send error means it is gone, nothing to do.
             let _ = tx.send(r);
         });
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Readback(e.to_string()))?;
         rx.recv()
             .map_err(|e| RenderError::Readback(e.to_string()))?
             .map_err(|e| RenderError::Readback(e.to_string()))?;
         let mut pixels = Vec::with_capacity((row * height) as usize);
         {
-            let mapped = readback
-                .get_mapped_range(..)
-                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            let mapped = readback.get_mapped_range(..).map_err(|e| RenderError::Readback(e.to_string()))?;
             for chunk in mapped.chunks(padded_row as usize) {
                 pixels.extend_from_slice(&chunk[..row as usize]);
             }
@@ -838,11 +742,7 @@ impl Offscreen {
 ///
 /// # Errors
 /// No adapter, no device, atlas missing, or readback failure.
-pub fn render_to_rgba(
-    view: &FrameView<'_>,
-    width: u32,
-    height: u32,
-) -> Result<Vec<u8>, RenderError> {
+pub fn render_to_rgba(view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
     Offscreen::new()?.render(view, width, height)
 }
 
@@ -905,11 +805,7 @@ mod tests {
         // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
         let tiles = &out[1..out.len() - 1];
         assert_eq!(tiles.len(), 40);
-        assert!(
-            tiles
-                .iter()
-                .all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0])
-        );
+        assert!(tiles.iter().all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0]));
         let player = out.last().copied().expect("player");
         assert_eq!(player.flags, 0);
     }
@@ -952,47 +848,11 @@ mod tests {
 
     #[test]
     fn letterbox_integer_scale() {
-        assert_eq!(
-            letterbox(1280, 720),
-            Letterbox {
-                x: 0,
-                y: 0,
-                w: 1280,
-                h: 720,
-                scale: 2.0
-            }
-        );
-        assert_eq!(
-            letterbox(1280, 800),
-            Letterbox {
-                x: 0,
-                y: 40,
-                w: 1280,
-                h: 720,
-                scale: 2.0
-            }
-        );
-        assert_eq!(
-            letterbox(1919, 1080),
-            Letterbox {
-                x: 319,
-                y: 180,
-                w: 1280,
-                h: 720,
-                scale: 2.0
-            }
-        );
+        assert_eq!(letterbox(1280, 720), Letterbox { x: 0, y: 0, w: 1280, h: 720, scale: 2.0 });
+        assert_eq!(letterbox(1280, 800), Letterbox { x: 0, y: 40, w: 1280, h: 720, scale: 2.0 });
+        assert_eq!(letterbox(1919, 1080), Letterbox { x: 319, y: 180, w: 1280, h: 720, scale: 2.0 });
         assert_eq!(letterbox(1920, 1080).scale, 3.0);
-        assert_eq!(
-            letterbox(640, 360),
-            Letterbox {
-                x: 0,
-                y: 0,
-                w: 640,
-                h: 360,
-                scale: 1.0
-            }
-        );
+        assert_eq!(letterbox(640, 360), Letterbox { x: 0, y: 0, w: 640, h: 360, scale: 1.0 });
         let small = letterbox(320, 360);
         assert_eq!((small.w, small.h, small.scale), (320, 180, 0.5));
     }

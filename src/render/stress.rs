@@ -35,7 +35,8 @@ impl StressField {
     pub fn new(n: usize, seed: u64) -> Self {
         let mut s = seed | 1;
         let room = VIEW_SIZE - DVec2::splat(STRESS_SPRITE);
-        let curr: Vec<DVec2> = (0..n).map(|_| DVec2::new(next(&mut s) * room.x, next(&mut s) * room.y)).collect();
+        let curr: Vec<DVec2> =
+            (0..n).map(|_| DVec2::new(next(&mut s) * room.x, next(&mut s) * room.y)).collect();
         let vel = (0..n)
             .map(|_| {
                 let a = next(&mut s) * std::f64::consts::TAU;

@@ -34,8 +34,8 @@
 use super::gpu::GpuContext;
 use glyphon::cosmic_text::Hinting;
 use glyphon::{
-    Attrs, Buffer, Cache, Color, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache,
-    TextArea, TextAtlas, TextBounds, Viewport,
+    Attrs, Buffer, Cache, Color, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache, TextArea,
+    TextAtlas, TextBounds, Viewport,
 };
 use std::path::PathBuf;
 
@@ -96,14 +96,7 @@ pub struct TextItem {
 impl TextItem {
     /// A left-aligned item at (`x`, `y`) window pixels.
     pub fn new(text: impl Into<String>, x: f32, y: f32, size: f32, color: [u8; 4]) -> Self {
-        Self {
-            text: text.into(),
-            x,
-            y,
-            size,
-            color,
-            align: Align::Left,
-        }
+        Self { text: text.into(), x, y, size, color, align: Align::Left }
     }
 
     /// The same item with `align`.
@@ -172,10 +165,7 @@ impl std::fmt::Debug for TextRenderer {
 /// No assets folder, the font file unreadable, or not a font.
 pub fn load_font_system() -> Result<(FontSystem, String), TextError> {
     let path = crate::assets::assets_dir()?.join(FONT_PATH);
-    let data = std::fs::read(&path).map_err(|source| TextError::FontIo {
-        path: path.clone(),
-        source,
-    })?;
+    let data = std::fs::read(&path).map_err(|source| TextError::FontIo { path: path.clone(), source })?;
     let mut db = glyphon::fontdb::Database::new();
     db.load_font_data(data);
     let family = db
@@ -202,12 +192,8 @@ impl TextRenderer {
         let cache = Cache::new(&ctx.device);
         let viewport = Viewport::new(&ctx.device, &cache);
         let mut atlas = TextAtlas::new(&ctx.device, &ctx.queue, &cache, format);
-        let renderer = glyphon::TextRenderer::new(
-            &mut atlas,
-            &ctx.device,
-            wgpu::MultisampleState::default(),
-            None,
-        );
+        let renderer =
+            glyphon::TextRenderer::new(&mut atlas, &ctx.device, wgpu::MultisampleState::default(), None);
         Ok(Self {
             font_system,
             swash: SwashCache::new(),
@@ -231,12 +217,7 @@ impl TextRenderer {
         if i == self.slots.len() {
             let mut buffer = Buffer::new(&mut self.font_system, metrics);
             buffer.set_hinting(Hinting::Enabled);
-            self.slots.push(Slot {
-                buffer,
-                text: String::new(),
-                size: f32::NAN,
-                width: 0.0,
-            });
+            self.slots.push(Slot { buffer, text: String::new(), size: f32::NAN, width: 0.0 });
         }
         let slot = &mut self.slots[i];
         if slot.text != text || slot.size != size {
@@ -248,11 +229,7 @@ impl TextRenderer {
                 None,
             );
             slot.buffer.shape_until_scroll(&mut self.font_system, false);
-            slot.width = slot
-                .buffer
-                .layout_runs()
-                .map(|r| run_width(&r))
-                .fold(0.0, f32::max);
+            slot.width = slot.buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max);
             slot.text.clear();
             slot.text.push_str(text);
             slot.size = size;
@@ -266,30 +243,16 @@ impl TextRenderer {
         let mut buffer = Buffer::new(&mut self.font_system, metrics);
         buffer.set_hinting(Hinting::Enabled);
         buffer.set_size(None, None);
-        buffer.set_text(
-            text,
-            &Attrs::new().family(Family::Name(&self.family)),
-            Shaping::Advanced,
-            None,
-        );
+        buffer.set_text(text, &Attrs::new().family(Family::Name(&self.family)), Shaping::Advanced, None);
         buffer.shape_until_scroll(&mut self.font_system, false);
-        buffer
-            .layout_runs()
-            .map(|r| run_width(&r))
-            .fold(0.0, f32::max)
+        buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max)
     }
 
     /// Shape and upload `items` for a target of `size` (width, height) window pixels. Call
     /// once per frame before [`TextRenderer::draw`]; an empty slice draws nothing. Items are
     /// drawn in order (later ones on top where they overlap).
     pub fn prepare(&mut self, ctx: &GpuContext, size: (u32, u32), items: &[TextItem]) {
-        self.viewport.update(
-            &ctx.queue,
-            Resolution {
-                width: size.0,
-                height: size.1,
-            },
-        );
+        self.viewport.update(&ctx.queue, Resolution { width: size.0, height: size.1 });
         let mut lefts = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let width = self.shape(i, &item.text, item.size);
@@ -307,22 +270,18 @@ impl TextRenderer {
             right: i32::try_from(size.0).unwrap_or(i32::MAX),
             bottom: i32::try_from(size.1).unwrap_or(i32::MAX),
         };
-        let areas = items
-            .iter()
-            .zip(&self.slots)
-            .zip(&lefts)
-            .map(|((item, slot), &left)| {
-                let [r, g, b, a] = item.color;
-                TextArea {
-                    buffer: &slot.buffer,
-                    left,
-                    top: item.y.round(),
-                    scale: 1.0,
-                    bounds,
-                    default_color: Color::rgba(r, g, b, a),
-                    custom_glyphs: &[],
-                }
-            });
+        let areas = items.iter().zip(&self.slots).zip(&lefts).map(|((item, slot), &left)| {
+            let [r, g, b, a] = item.color;
+            TextArea {
+                buffer: &slot.buffer,
+                left,
+                top: item.y.round(),
+                scale: 1.0,
+                bounds,
+                default_color: Color::rgba(r, g, b, a),
+                custom_glyphs: &[],
+            }
+        });
         if let Err(e) = self.renderer.prepare(
             &ctx.device,
             &ctx.queue,
@@ -363,11 +322,7 @@ mod tests {
     fn shipped_font_loads_without_system_fonts() {
         let (fs, family) = load_font_system().expect("assets/fonts has the font");
         assert_eq!(family, "DejaVu Sans Mono");
-        assert_eq!(
-            fs.db().len(),
-            1,
-            "only the shipped face, never system fonts"
-        );
+        assert_eq!(fs.db().len(), 1, "only the shipped face, never system fonts");
     }
 
     #[test]
@@ -377,22 +332,11 @@ mod tests {
             let mut buffer = Buffer::new(&mut fs, Metrics::new(size, size * LINE_HEIGHT));
             buffer.set_hinting(Hinting::Enabled);
             let text = "fps 60.0 frame 16.67 ms";
-            buffer.set_text(
-                text,
-                &Attrs::new().family(Family::Name(&family)),
-                Shaping::Advanced,
-                None,
-            );
+            buffer.set_text(text, &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
             buffer.shape_until_scroll(&mut fs, false);
-            let w = buffer
-                .layout_runs()
-                .map(|r| run_width(&r))
-                .fold(0.0, f32::max);
+            let w = buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max);
             let expected = mono_width(text.chars().count(), size);
-            assert!(
-                (w - expected).abs() <= 1.0,
-                "size {size}: shaped {w}, expected {expected}"
-            );
+            assert!((w - expected).abs() <= 1.0, "size {size}: shaped {w}, expected {expected}");
         }
     }
 
@@ -438,26 +382,16 @@ mod tests {
         };
         let (w, h) = (640, 360);
         let quads = [solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)];
-        let items = [TextItem::new(
-            "Ledge 1:02.45",
-            10.0,
-            10.0,
-            32.0,
-            [255, 255, 255, 255],
-        )];
+        let items = [TextItem::new("Ledge 1:02.45", 10.0, 10.0, 32.0, [255, 255, 255, 255])];
         text.prepare(&off.ctx, (w, h), &items);
-        let px = off
-            .render_with_overlay(&view, w, h, &quads, |_, pass| text.draw(pass))
-            .expect("renders");
+        let px = off.render_with_overlay(&view, w, h, &quads, |_, pass| text.draw(pass)).expect("renders");
         if let Some(dir) = std::env::var_os("LEDGE_TEST_DUMP") {
             let path = std::path::Path::new(&dir).join("text_offscreen.png");
             let file = std::fs::File::create(&path).expect("create dump");
             let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
             enc.set_color(png::ColorType::Rgba);
             enc.set_depth(png::BitDepth::Eight);
-            enc.write_header()
-                .and_then(|mut wr| wr.write_image_data(&px))
-                .expect("write dump");
+            enc.write_header().and_then(|mut wr| wr.write_image_data(&px)).expect("write dump");
         }
         let at = |x: u32, y: u32| {
             let i = ((y * w + x) * 4) as usize;
@@ -474,11 +408,7 @@ mod tests {
                 .filter(|&(x, y)| at(x, y).iter().all(|&c| c > 200))
                 .count()
         };
-        assert!(
-            white(10, 270, 10, 50) > 200,
-            "text drawn: {}",
-            white(10, 270, 10, 50)
-        );
+        assert!(white(10, 270, 10, 50) > 200, "text drawn: {}", white(10, 270, 10, 50));
         assert_eq!(white(0, 640, 60, 360), 0);
     }
 

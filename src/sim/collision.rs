@@ -13,7 +13,7 @@
 //! Outside the level, the side columns are solid and the sky and pit are open
 //! ([`Level::kind_at`]).
 
-use crate::level::{Level, TileKind, TILE};
+use crate::level::{Level, TILE, TileKind};
 use glam::DVec2;
 
 /// Tile index range `[first, last]` covered by the open interval (lo, hi) of pixels along one
@@ -118,7 +118,14 @@ pub fn overlaps_solid(level: &Level, pos: DVec2, size: DVec2) -> bool {
 /// pixels (toward `prefer` first when it is non-zero) so that the full move is free. Returns the
 /// horizontal shift that frees it, if any. The shift never adds height: the caller then makes
 /// the same `dy` move it would have made without the ceiling.
-pub fn corner_nudge(level: &Level, pos: DVec2, size: DVec2, dy: f64, max_px: f64, prefer: f64) -> Option<f64> {
+pub fn corner_nudge(
+    level: &Level,
+    pos: DVec2,
+    size: DVec2,
+    dy: f64,
+    max_px: f64,
+    prefer: f64,
+) -> Option<f64> {
     let steps = max_px.floor() as i64;
     let order: [f64; 2] = if prefer < 0.0 { [-1.0, 1.0] } else { [1.0, -1.0] };
     for i in 1..=steps {

@@ -10,6 +10,6 @@ pub mod player;
 pub mod tuning;
 pub mod world;
 
-pub use player::{step, TickOutcome, HITBOX};
+pub use player::{HITBOX, TickOutcome, step};
 pub use tuning::{Tuning, TuningError};
 pub use world::{Player, World};

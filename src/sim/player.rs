@@ -13,11 +13,11 @@
 //! buffer, upward corner correction, and Down+Jump through one-way platforms.
 
 use super::collision::{corner_nudge, move_x, move_y};
-use super::tuning::{seconds_to_ticks, Tuning};
+use super::tuning::{Tuning, seconds_to_ticks};
 use super::world::World;
-use crate::input::latch::TickInput;
 use crate::input::Action;
-use crate::level::{Level, Rect, TileKind, TILE};
+use crate::input::latch::TickInput;
+use crate::level::{Level, Rect, TILE, TileKind};
 use glam::DVec2;
 
 /// The player's hitbox, pixels (width, height): Celeste's 8x11 at 8 px tiles is 16x22 at 16 px;
@@ -51,7 +51,13 @@ fn approach(v: f64, target: f64, max_delta: f64) -> f64 {
 }
 
 /// Advance `world` by one fixed tick of `dt` seconds (1 / tick_hz).
-pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, tick_hz: u32) -> TickOutcome {
+pub fn step(
+    world: &mut World,
+    input: &TickInput,
+    level: &Level,
+    tuning: &Tuning,
+    tick_hz: u32,
+) -> TickOutcome {
     let dt = 1.0 / tick_hz as f64;
     let mut out = TickOutcome::default();
     world.tick += 1;
@@ -100,7 +106,8 @@ pub fn step(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning
 
     // Gravity, halved near the apex while jump is held (Celeste HalfGravThreshold).
     let jump_held = input.held(Action::Jump);
-    let g_mult = if p.vel.y.abs() < tuning.apex_threshold && jump_held { tuning.apex_gravity_mult } else { 1.0 };
+    let g_mult =
+        if p.vel.y.abs() < tuning.apex_threshold && jump_held { tuning.apex_gravity_mult } else { 1.0 };
     p.vel.y = approach(p.vel.y, tuning.max_fall_speed, tuning.gravity * g_mult * dt);
 
     // Variable jump: while held, the rise keeps at least jump speed (Celeste varJumpTimer).

@@ -133,15 +133,7 @@ impl Stepper {
         }
         self.ticks += steps;
         self.dropped_units = self.dropped_units.saturating_add(dropped_units);
-        FramePlan {
-            dt_ns,
-            dt_clamped_ns,
-            clamped,
-            steps: steps as u32,
-            capped,
-            acc_before,
-            dropped_units,
-        }
+        FramePlan { dt_ns, dt_clamped_ns, clamped, steps: steps as u32, capped, acc_before, dropped_units }
     }
 
     /// Interpolation factor: remainder / step, in [0, 1).

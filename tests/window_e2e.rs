@@ -224,6 +224,9 @@ impl Xvfb {
                     "1280x800x24",
                     "-nolisten",
                     "tcp",
+                    // No server reset when the last client leaves: the readiness probe's
+                    // disconnect would otherwise reset it just as the game connects.
+                    "-noreset",
                 ]),
             );
             let pid = proc.child.id();
@@ -601,4 +604,55 @@ fn recorded_session_replays_to_the_printed_hash() {
     assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_str(&report).expect("lab report is JSON");
     assert_eq!(r["summary"]["state_hash"].as_str(), Some(hash), "replay of {script}");
+}
+
+/// The window survives what a window manager and a player can do to it: resize to 1x1 (the
+/// smallest X allows) and back, unmap and map again (minimise without a window manager), F11
+/// and Alt+Enter (fullscreen), F3 (overlay), Esc twice (pause, resume), all while running
+/// uncapped with `--vsync off`. No panic, exit 0, the game keeps ticking, and what is on screen
+/// afterwards is still a drawn game.
+#[test]
+fn window_survives_resize_unmap_fullscreen_overlay_and_pause() {
+    let scratch = Scratch::new("survive");
+    let stats = scratch.path("stats.json");
+    let shot = scratch.path("after.png");
+    let x = Xvfb::start();
+    let stats_arg = stats.to_str().expect("utf-8 temp path");
+    let mut game = x.game(&scratch, &["--vsync", "off", "--exit-after", "8", "--stats", stats_arg]);
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    let pause = || thread::sleep(Duration::from_millis(300));
+    x.xdo(&["key", "F3"]);
+    pause();
+    for (w, h) in [("1", "1"), ("300", "200"), ("1", "1"), ("1280", "720")] {
+        x.xdo(&["windowsize", &win, w, h]);
+        pause();
+    }
+    x.xdo(&["windowunmap", "--sync", &win]);
+    pause();
+    x.xdo(&["windowmap", "--sync", &win]);
+    x.focus(&win);
+    pause();
+    x.xdo(&["key", "F11"]);
+    pause();
+    x.xdo(&["key", "alt+Return"]);
+    pause();
+    x.xdo(&["key", "Escape"]);
+    pause();
+    x.xdo(&["key", "Escape"]);
+    pause();
+    x.screenshot(&shot);
+    let status = game.wait_for(Duration::from_secs(40));
+    let (_, stdout, stderr) = game.finish();
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
+    assert!(status.success(), "exit status {status}{ctx}");
+    assert!(!stderr.contains("panicked"), "a panic{ctx}");
+    let text = fs::read_to_string(&stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
+    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
+    assert!(s["ticks"].as_f64().unwrap_or(0.0) > 60.0, "the game kept ticking: {text}");
+    assert_eq!(s["present_mode"].as_str(), Some("Immediate"), "--vsync off on lavapipe: {text}");
+    let (_, _, rgb) = read_rgb(&shot);
+    let colours: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
+    assert!(colours.len() > 8, "a drawn game after all that: {} colours", colours.len());
 }

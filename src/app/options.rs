@@ -1,0 +1,72 @@
+//! What `ledge` (play mode) was asked to do: the options `main` fills from the command line.
+//!
+//! Clock: none (read once before the event loop starts).
+
+use std::path::PathBuf;
+
+/// What `ledge` (play mode) was asked to do; filled from the command line by `main`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AppOptions {
+    /// Wait for the display when presenting (Fifo); off: Immediate/Mailbox where supported.
+    pub vsync: bool,
+    /// Level to play (a Tiled `.tmx`); `None`: `levels/level1.tmx` in the assets folder.
+    pub level: Option<PathBuf>,
+    /// Frame limiter, Hz: frames start on a fixed grid of 1/HZ seconds (emulates a display
+    /// where vsync does not pace, e.g. Xvfb).
+    pub fps_cap: Option<f64>,
+    /// Quit after this many seconds of wall time, counted from when the game clock starts
+    /// (window and GPU ready).
+    pub exit_after: Option<f64>,
+    /// Also write the exit summary as JSON to this file.
+    pub stats: Option<PathBuf>,
+    /// Tuning file; `None`: `tuning.toml` in the assets folder.
+    pub tuning: Option<PathBuf>,
+    /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
+    /// state hash). A recording covers one level: finishing it ends the session.
+    pub record: Option<PathBuf>,
+    /// No camera easing (and no shake): the camera moves only with the player.
+    pub reduced_motion: bool,
+    /// Inject stalls into the event loop (seed 004's hostile-timing test).
+    pub hitch: Option<Hitch>,
+    /// Draw this many extra moving sprites (renderer stress test; shown in the F3 overlay).
+    pub stress: usize,
+}
+
+/// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds
+/// of wall time, to see the clamp, the catch-up cap and interpolation cope (seed 004 lists 50,
+/// 100 and 250 ms stalls).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hitch {
+    /// Stall length, milliseconds (> 0).
+    pub ms: f64,
+    /// Seconds between stalls (> 0); the first comes after one period.
+    pub every_s: f64,
+}
+
+impl std::str::FromStr for Hitch {
+    type Err = String;
+
+    /// Parse `MS` or `MS@EVERY_S` (default every 2 s).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (ms, every) = s.split_once('@').map_or((s, "2"), |(a, b)| (a, b));
+        let num = |t: &str, what: &str| match t.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            _ => Err(format!("--hitch {s}: {what} must be a positive number, got '{t}'")),
+        };
+        Ok(Hitch { ms: num(ms, "MS")?, every_s: num(every, "EVERY_S")? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hitch_parses_ms_and_period() {
+        assert_eq!("100".parse::<Hitch>(), Ok(Hitch { ms: 100.0, every_s: 2.0 }));
+        assert_eq!("250@5".parse::<Hitch>(), Ok(Hitch { ms: 250.0, every_s: 5.0 }));
+        assert!("0".parse::<Hitch>().is_err());
+        assert!("50@".parse::<Hitch>().is_err());
+        assert!("x@1".parse::<Hitch>().unwrap_err().contains("--hitch x@1"));
+    }
+}

@@ -1,0 +1,127 @@
+//! The one-line exit summary and its `--stats` JSON.
+//!
+//! Clock: none (built once, at exit, from the loop's totals).
+
+/// What a play session did, printed at exit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Render frames run.
+    pub frames: u64,
+    /// Fixed ticks run.
+    pub ticks: u64,
+    /// Frames per second while playing: frames / (`wall_s` - `paused_s`).
+    pub mean_fps: f64,
+    /// Most ticks run in one frame.
+    pub max_ticks_in_frame: u32,
+    /// Frames whose delta was clamped.
+    pub clamp_events: u64,
+    /// Frames that hit the catch-up cap.
+    pub cap_hits: u64,
+    /// Jumps started.
+    pub jumps: u64,
+    /// Respawns.
+    pub respawns: u64,
+    /// Hash of the simulation state at exit.
+    pub state_hash: u64,
+    /// Player hitbox top-left at exit, pixels.
+    pub player_x: f64,
+    /// Player hitbox top-left at exit, pixels.
+    pub player_y: f64,
+    /// Player spawn in the first level, pixels.
+    pub start_x: f64,
+    /// Player spawn in the first level, pixels.
+    pub start_y: f64,
+    /// `start_y` minus the smallest player y seen after any frame, pixels (how high the
+    /// player got above the spawn; y grows downward).
+    pub max_rise: f64,
+    /// Window inner size at exit, physical pixels.
+    pub window_w: u32,
+    /// Window inner size at exit, physical pixels.
+    pub window_h: u32,
+    /// Wall seconds since the game clock started (paused time included).
+    pub wall_s: f64,
+    /// Wall seconds spent paused (pause screen, focus lost, end screen): the game clock
+    /// stood still for them.
+    pub paused_s: f64,
+    /// Levels completed.
+    pub levels_completed: u32,
+    /// `--fps-cap` pacing: mean lateness of a frame start after its deadline, microseconds.
+    pub pace_late_mean_us: f64,
+    /// `--fps-cap` pacing: worst lateness, microseconds.
+    pub pace_late_max_us: f64,
+    /// Frames presented to the window.
+    pub presented: u64,
+    /// Frames not drawn (zero-size window, surface timeout/occluded/validation).
+    pub skipped_draws: u64,
+    /// The adapter used, for logs.
+    pub adapter: String,
+    /// The present mode used.
+    pub present_mode: String,
+}
+
+impl Summary {
+    /// The one-line exit summary.
+    pub fn line(&self) -> String {
+        format!(
+            "ledge: frames={} ticks={} mean_fps={:.1} max_ticks_in_frame={} clamp_events={} \
+             cap_hits={} jumps={} respawns={} state_hash={:016x} player_x={:.2} player_y={:.2}",
+            self.frames,
+            self.ticks,
+            self.mean_fps,
+            self.max_ticks_in_frame,
+            self.clamp_events,
+            self.cap_hits,
+            self.jumps,
+            self.respawns,
+            self.state_hash,
+            self.player_x,
+            self.player_y,
+        )
+    }
+
+    /// The summary as a JSON object (`--stats FILE`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "frames": self.frames,
+            "ticks": self.ticks,
+            "mean_fps": self.mean_fps,
+            "max_ticks_in_frame": self.max_ticks_in_frame,
+            "clamp_events": self.clamp_events,
+            "cap_hits": self.cap_hits,
+            "jumps": self.jumps,
+            "respawns": self.respawns,
+            "state_hash": format!("{:016x}", self.state_hash),
+            "player_x": self.player_x,
+            "player_y": self.player_y,
+            "start_x": self.start_x,
+            "start_y": self.start_y,
+            "max_rise": self.max_rise,
+            "window_w": self.window_w,
+            "window_h": self.window_h,
+            "wall_s": self.wall_s,
+            "paused_s": self.paused_s,
+            "levels_completed": self.levels_completed,
+            "pace_late_mean_us": self.pace_late_mean_us,
+            "pace_late_max_us": self.pace_late_max_us,
+            "presented": self.presented,
+            "skipped_draws": self.skipped_draws,
+            "adapter": self.adapter,
+            "present_mode": self.present_mode,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_line_format() {
+        let s = Summary { frames: 3, state_hash: 0xab, ..Default::default() };
+        let line = s.line();
+        assert!(line.starts_with("ledge: frames=3 ticks=0 mean_fps=0.0 "));
+        assert!(line.contains("state_hash=00000000000000ab"));
+        assert_eq!(s.to_json()["state_hash"], "00000000000000ab");
+        assert_eq!(s.to_json()["paused_s"], 0.0);
+    }
+}

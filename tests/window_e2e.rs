@@ -9,10 +9,23 @@
 //!   screen quits with exit status 0 and the summary line.
 //! - `missing_level_is_one_line_error`: `--level /nonexistent.tmx` exits 2 with one stderr
 //!   line naming the file.
+//! - `recorded_session_replays_to_the_printed_hash`: `--record` a live session, replay it
+//!   headless to the same state hash.
+//! - `window_survives_resize_unmap_fullscreen_overlay_and_pause`: 1x1 resizes, unmap/map, F11,
+//!   Alt+Enter, F3, Esc twice, with `--vsync off`, and no panic.
+//! - `window_manager_fullscreen_minimise_restore`: under a real window manager (openbox), F11
+//!   and Alt+Enter make the window fill the screen and give it back; minimised with
+//!   `--vsync off` the loop wakes at most once per tick, and after restore it is back to an
+//!   uncapped frame rate.
+//! - `occluded_window_keeps_ticking_and_sleeps`: a window covering the game's (no window
+//!   manager, so the game keeps the focus and keeps playing): nothing is drawn, the loop wakes
+//!   at most once per tick, the simulation keeps its 60 Hz clock, and drawing resumes at full
+//!   rate when the cover goes.
 //!
 //! Each test starts its own Xvfb on a free display number in `:90..=:159` (Xvfb's lock file
-//! decides, so the tests run in parallel with each other and with other users of the
-//! machine). Xvfb and the game are killed on every exit path (guards with `Drop`). When
+//! decides, so other users of the machine never share one). The tests of this file run one
+//! at a time ([`serial`]): several measure rates, and two cores rendering several games in
+//! software at once would starve them. Xvfb and the game are killed on every exit path (guards with `Drop`). When
 //! Xvfb, xdotool, xwd or convert is missing the tests fail and say to run `scripts/test`,
 //! which installs them.
 //!
@@ -28,6 +41,7 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -51,6 +65,14 @@ fn require_tools(tools: &[&str]) {
          (it installs xvfb xauth xdotool x11-apps imagemagick mesa-vulkan-drivers libvulkan1 \
          on Debian/Ubuntu)"
     );
+}
+
+/// Held by every test of this file for its whole run: see the module docs.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Waits for the other windowed tests to finish (a failed one does not block the rest).
+fn serial() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A scratch directory (removed on drop) with a private `XDG_RUNTIME_DIR` inside.
@@ -256,6 +278,30 @@ impl Xvfb {
         panic!("could not start Xvfb on any display in {DISPLAYS:?}; last try {last_err}");
     }
 
+    /// Starts openbox, a light window manager, on this display and waits until it manages
+    /// windows (it runs its `--startup` command once ready). Killed when the `Proc` drops.
+    fn window_manager(&self, scratch: &Scratch) -> Proc {
+        require_tools(&["openbox"]);
+        let ready = scratch.path("wm-ready");
+        let mut wm = Proc::spawn(
+            "openbox",
+            Command::new("openbox")
+                .args(["--startup", &format!("touch '{}'", ready.display())])
+                .env("DISPLAY", &self.display)
+                .env("XDG_RUNTIME_DIR", scratch.xdg()),
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !ready.exists() {
+            if let Some(s) = wm.poll() {
+                let (_, err) = wm.take_output();
+                panic!("openbox exited ({s}) before it was ready: {err}");
+            }
+            assert!(Instant::now() < deadline, "openbox not ready on {} within 20 s", self.display);
+            thread::sleep(Duration::from_millis(50));
+        }
+        wm
+    }
+
     /// Runs `xdotool ARGS` on this display.
     fn xdotool(&self, args: &[&str]) -> (ExitStatus, String, String) {
         run_tool(
@@ -428,12 +474,70 @@ fn window_rect(x: &Xvfb, win: &str) -> (usize, usize, usize, usize) {
     (get("X").max(0) as usize, get("Y").max(0) as usize, get("WIDTH") as usize, get("HEIGHT") as usize)
 }
 
+/// Waits up to 5 s for the window's size to become `want` (width, height); returns the last
+/// rectangle seen either way.
+fn await_size(x: &Xvfb, win: &str, want: (usize, usize)) -> (usize, usize, usize, usize) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let rect = window_rect(x, win);
+        if (rect.2, rect.3) == want || Instant::now() >= deadline {
+            return rect;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits for a game started with `--exit-after` to exit by itself with status 0, then reads
+/// its `--stats` file. Returns the stats and a context string (stats, stdout, stderr) for
+/// assertion messages.
+fn exit_stats(game: Proc, stats: &Path) -> (serde_json::Value, String) {
+    let mut game = game;
+    let status = game.wait_for(Duration::from_secs(40));
+    let (_, stdout, stderr) = game.finish();
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
+    assert!(status.success(), "exit status {status}{ctx}");
+    assert!(!stderr.contains("panicked"), "a panic{ctx}");
+    let text = fs::read_to_string(stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
+    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
+    (s, format!("\nstats: {text}{ctx}"))
+}
+
+/// A number from the stats JSON (fails the test when missing).
+fn stat(s: &serde_json::Value, key: &str) -> f64 {
+    s[key].as_f64().unwrap_or_else(|| panic!("stats field {key} missing or not a number: {s}"))
+}
+
+/// The loop's wake-ups while hidden are at most one per tick (60/s), plus a few for the X
+/// events that hiding and showing bring (focus, map state, visibility).
+fn assert_sleeps_while_hidden(s: &serde_json::Value, ctx: &str) {
+    let hidden_s = stat(s, "hidden_s");
+    let wakeups = stat(s, "hidden_wakeups");
+    assert!(hidden_s >= 2.5, "hidden for {hidden_s} s, want about 3{ctx}");
+    assert!(
+        wakeups <= 60.0 * hidden_s + 10.0,
+        "{wakeups} wake-ups in {hidden_s:.2} s hidden ({:.1}/s): more than one per tick{ctx}",
+        wakeups / hidden_s
+    );
+    assert!(wakeups >= 20.0 * hidden_s, "{wakeups} wake-ups in {hidden_s:.2} s: the loop stalled{ctx}");
+    assert_eq!(stat(s, "restores"), 1.0, "one restore{ctx}");
+    // Uncapped (--vsync off, Immediate) at 640x360 the loop draws far faster than the 60/s
+    // it wakes at while hidden: back to full rate.
+    let fps = stat(s, "fps_since_restore");
+    eprintln!(
+        "hidden {hidden_s:.2} s: {wakeups} wake-ups ({:.1}/s); {fps:.1} frames/s after restore",
+        wakeups / hidden_s
+    );
+    assert!(fps > 75.0, "{fps:.1} frames/s after restore: not back to full rate{ctx}");
+}
+
 fn summary_line(stdout: &str) -> Option<&str> {
     stdout.lines().find(|l| l.starts_with("ledge: frames="))
 }
 
 #[test]
 fn run_and_jump() {
+    let _serial = serial();
     let scratch = Scratch::new("run");
     let level = scratch.path("flat.tmx");
     write_flat_level(&level);
@@ -516,6 +620,7 @@ fn run_and_jump() {
 
 #[test]
 fn escape_pauses_and_q_quits() {
+    let _serial = serial();
     let scratch = Scratch::new("esc");
     let x = Xvfb::start();
     let mut game = x.game(&scratch, &["--fps-cap", "60"]);
@@ -540,6 +645,7 @@ fn escape_pauses_and_q_quits() {
 
 #[test]
 fn missing_level_is_one_line_error() {
+    let _serial = serial();
     let scratch = Scratch::new("badlevel");
     let x = Xvfb::start();
     let mut game = x.game(&scratch, &["--level", "/nonexistent.tmx"]);
@@ -559,6 +665,7 @@ fn missing_level_is_one_line_error() {
 /// state hash the game printed at exit (LAB.md "Recording").
 #[test]
 fn recorded_session_replays_to_the_printed_hash() {
+    let _serial = serial();
     let scratch = Scratch::new("record");
     let rec = scratch.path("session.lab");
     let x = Xvfb::start();
@@ -613,6 +720,7 @@ fn recorded_session_replays_to_the_printed_hash() {
 /// afterwards is still a drawn game.
 #[test]
 fn window_survives_resize_unmap_fullscreen_overlay_and_pause() {
+    let _serial = serial();
     let scratch = Scratch::new("survive");
     let stats = scratch.path("stats.json");
     let shot = scratch.path("after.png");
@@ -642,17 +750,97 @@ fn window_survives_resize_unmap_fullscreen_overlay_and_pause() {
     x.xdo(&["key", "Escape"]);
     pause();
     x.screenshot(&shot);
-    let status = game.wait_for(Duration::from_secs(40));
-    let (_, stdout, stderr) = game.finish();
-    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
-    let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
-    assert!(status.success(), "exit status {status}{ctx}");
-    assert!(!stderr.contains("panicked"), "a panic{ctx}");
-    let text = fs::read_to_string(&stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
-    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
-    assert!(s["ticks"].as_f64().unwrap_or(0.0) > 60.0, "the game kept ticking: {text}");
-    assert_eq!(s["present_mode"].as_str(), Some("Immediate"), "--vsync off on lavapipe: {text}");
+    let (s, ctx) = exit_stats(game, &stats);
+    assert!(stat(&s, "ticks") > 60.0, "the game kept ticking{ctx}");
+    assert_eq!(s["present_mode"].as_str(), Some("Immediate"), "--vsync off on lavapipe{ctx}");
     let (_, _, rgb) = read_rgb(&shot);
     let colours: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
     assert!(colours.len() > 8, "a drawn game after all that: {} colours", colours.len());
+}
+
+/// Under a window manager (openbox): F11 and Alt+Enter make the window fill the 1280x800
+/// screen and give it back; minimised (iconified with xdotool) with `--vsync off`, nothing is
+/// drawn and the loop wakes at most once per tick; restored (and unpaused: minimising took the
+/// focus, which pauses), it is back to an uncapped frame rate. Measured from the game's
+/// `--stats` (`hidden_s`, `hidden_wakeups`, `restores`, `fps_since_restore`).
+#[test]
+fn window_manager_fullscreen_minimise_restore() {
+    let _serial = serial();
+    let scratch = Scratch::new("wm");
+    let stats = scratch.path("stats.json");
+    let full = scratch.path("fullscreen.png");
+    let x = Xvfb::start();
+    let _wm = x.window_manager(&scratch);
+    let stats_arg = stats.to_str().expect("utf-8 temp path");
+    let mut game = x.game(&scratch, &["--vsync", "off", "--exit-after", "16", "--stats", stats_arg]);
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    let (_, _, w0, h0) = window_rect(&x, &win);
+    assert_eq!((w0, h0), (1280, 720), "the game opens a 1280x720 window");
+    for key in ["F11", "alt+Return"] {
+        x.xdo(&["key", key]);
+        let rect = await_size(&x, &win, (1280, 800));
+        assert_eq!(rect, (0, 0, 1280, 800), "{key}: the window does not fill the screen");
+        if key == "F11" {
+            x.screenshot(&full);
+            let (w, h, rgb) = read_rgb(&full);
+            let px = |x: usize, y: usize| &rgb[(y * w + x) * 3..(y * w + x) * 3 + 3];
+            // The 640x360 view at scale 2 is 1280x720: 40 px letterbox bars above and below,
+            // the game in between.
+            assert_eq!((w, h), (1280, 800));
+            assert_eq!(px(640, 10), px(640, 790), "letterbox bars top and bottom");
+            assert_ne!(px(640, 10), px(640, 200), "the game between the bars");
+            if let Some(keep) = std::env::var_os("LEDGE_E2E_FULLSCREEN_SHOT") {
+                fs::copy(&full, &keep).expect("copy screenshot");
+            }
+        }
+        x.xdo(&["key", key]);
+        let rect = await_size(&x, &win, (w0, h0));
+        assert_eq!((rect.2, rect.3), (w0, h0), "{key} again: the window is not given back");
+    }
+    // A small window draws fast in software: the restore rate is then clearly uncapped.
+    x.xdo(&["windowsize", "--sync", &win, "640", "360"]);
+    thread::sleep(Duration::from_millis(500));
+    x.xdo(&["windowminimize", "--sync", &win]);
+    thread::sleep(Duration::from_secs(3));
+    x.xdo(&["windowactivate", "--sync", &win]);
+    thread::sleep(Duration::from_millis(500));
+    x.xdo(&["key", "Escape"]);
+    let (s, ctx) = exit_stats(game, &stats);
+    assert_sleeps_while_hidden(&s, &ctx);
+    assert!(stat(&s, "paused_s") >= 2.5, "minimising (focus lost) paused the game{ctx}");
+    assert_eq!((stat(&s, "window_w"), stat(&s, "window_h")), (640.0, 360.0), "{ctx}");
+}
+
+/// No window manager: a second window (xlogo) covers the game's completely for 3 s. The game
+/// keeps the focus, so it keeps playing: nothing is drawn, the loop wakes at most once per
+/// tick yet the simulation keeps its 60 Hz clock, and drawing comes back at full rate once the
+/// cover is gone. No key is held while covered: X's key auto-repeat (about 25 events a second)
+/// would wake any event loop, and what is measured is the loop's own sleeping.
+#[test]
+fn occluded_window_keeps_ticking_and_sleeps() {
+    let _serial = serial();
+    let scratch = Scratch::new("occluded");
+    let stats = scratch.path("stats.json");
+    let x = Xvfb::start();
+    let stats_arg = stats.to_str().expect("utf-8 temp path");
+    let mut game = x.game(&scratch, &["--vsync", "off", "--exit-after", "10", "--stats", stats_arg]);
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    x.xdo(&["windowsize", "--sync", &win, "640", "360"]);
+    thread::sleep(Duration::from_millis(500));
+    let cover = Proc::spawn(
+        "xlogo",
+        Command::new("xlogo").args(["-geometry", "1280x800+0+0"]).env("DISPLAY", &x.display),
+    );
+    thread::sleep(Duration::from_secs(3));
+    drop(cover);
+    let (s, ctx) = exit_stats(game, &stats);
+    assert_sleeps_while_hidden(&s, &ctx);
+    assert_eq!(stat(&s, "paused_s"), 0.0, "covered, not unfocused: no pause{ctx}");
+    let (ticks, wall) = (stat(&s, "ticks"), stat(&s, "wall_s"));
+    assert!(
+        ticks >= 0.95 * 60.0 * wall && ticks <= 60.0 * wall + 1.0,
+        "{ticks} ticks in {wall:.2} s: the 60 Hz clock did not keep running while hidden{ctx}"
+    );
 }

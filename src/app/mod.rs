@@ -23,11 +23,13 @@
 //! | Esc | pause | resume | quit |
 //! | Q | — | quit | quit |
 //! | Enter | — | — | play again from the first level |
+//! | pad Start | pause | resume | play again from the first level |
+//! | pad Select | — | quit | quit |
 //! | F3 | telemetry overlay on/off | same | same |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
-//! needs Esc. Only a focus the window had counts: the "unfocused" X11 reports as the window
+//! needs Esc (or the pad's Start). Only a focus the window had counts: the "unfocused" X11 reports as the window
 //! opens does not pause. Quitting any way (Q, Esc on the end screen, closing the window, `--exit-after`)
 //! prints the same summary.
 //!
@@ -46,7 +48,7 @@
 //! plus `paused_s`).
 
 use crate::game_loop::{Loop, LoopConfig};
-use crate::input::gamepad::Pads;
+use crate::input::gamepad::{PadMenu, Pads};
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
@@ -66,7 +68,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
-use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event::{ElementState, KeyEvent, StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
@@ -74,10 +76,12 @@ use winit::window::{Fullscreen, Window, WindowId};
 mod clock;
 mod options;
 mod summary;
+mod visibility;
 
 pub use clock::{GameClock, Pacer, next_level_path};
 pub use options::{AppOptions, Hitch};
 pub use summary::Summary;
+pub use visibility::{Visibility, VisibilityStats};
 
 /// What the game is doing: the game clock runs only while [`Mode::Playing`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +155,8 @@ struct App {
     stress: StressField,
     /// Their drawn positions this frame (kept to reuse the allocation).
     stress_drawn: Vec<glam::DVec2>,
+    /// Minimised/occluded state and the loop's wake-ups meanwhile.
+    visibility: Visibility,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -229,6 +235,39 @@ impl App {
     fn pause(&mut self) {
         if self.mode == Mode::Playing && self.start.is_some() {
             self.stop(Mode::Paused);
+        }
+    }
+
+    /// winit says the window is now minimised/fully occluded (`hidden`) or visible again:
+    /// hidden, frames stop drawing and the loop sleeps until each next tick ([`Visibility`]);
+    /// visible, continuous drawing starts again at once.
+    fn set_hidden(&mut self, event_loop: &ActiveEventLoop, hidden: bool) {
+        if !self.visibility.set_hidden(hidden, Instant::now()) {
+            return;
+        }
+        log::info!("window {}", if hidden { "hidden: drawing stops" } else { "visible again" });
+        if !hidden {
+            event_loop.set_control_flow(ControlFlow::Wait);
+            self.request_redraw();
+        }
+    }
+
+    /// Esc or the pad's Start while playing or paused: pause, or resume.
+    fn toggle_pause(&mut self) {
+        match self.mode {
+            Mode::Playing => self.pause(),
+            Mode::Paused => self.resume(),
+            Mode::Finished => {}
+        }
+    }
+
+    /// A gamepad menu button (see the module's key table).
+    fn pad_menu(&mut self, event_loop: &ActiveEventLoop, button: PadMenu) {
+        match (button, self.mode) {
+            (PadMenu::Start, Mode::Finished) => self.play_again(),
+            (PadMenu::Start, _) => self.toggle_pause(),
+            (PadMenu::Select, Mode::Paused | Mode::Finished) => event_loop.exit(),
+            (PadMenu::Select, Mode::Playing) => {}
         }
     }
 
@@ -323,11 +362,8 @@ impl App {
             KeyCode::F11 => self.toggle_fullscreen(),
             _ if enter && self.alt_held => self.toggle_fullscreen(),
             _ if enter && self.mode == Mode::Finished => self.play_again(),
-            KeyCode::Escape => match self.mode {
-                Mode::Playing => self.pause(),
-                Mode::Paused => self.resume(),
-                Mode::Finished => event_loop.exit(),
-            },
+            KeyCode::Escape if self.mode == Mode::Finished => event_loop.exit(),
+            KeyCode::Escape => self.toggle_pause(),
             _ if q && self.mode != Mode::Playing => event_loop.exit(),
             _ => return false,
         }
@@ -428,7 +464,8 @@ impl App {
         }
 
         let mut drawn = false;
-        if let Some(frame) = self.gfx.as_mut().and_then(|g| g.gpu.acquire()) {
+        let hidden = self.visibility.is_hidden();
+        if let Some(frame) = self.gfx.as_mut().filter(|_| !hidden).and_then(|g| g.gpu.acquire()) {
             let mut ui = std::mem::take(&mut self.ui);
             self.build_ui(&mut ui, frame.size);
             if let Some(g) = &mut self.gfx {
@@ -455,6 +492,7 @@ impl App {
                 g.window.pre_present_notify();
                 g.gpu.present(frame);
                 g.text.trim();
+                self.visibility.presented(self.mode == Mode::Playing, Instant::now());
                 drawn = true;
             }
             self.ui = ui;
@@ -470,8 +508,14 @@ impl App {
         } else {
             // Nothing to draw on (minimised, occluded, surface timeout), or a still pause/end
             // screen with no --fps-cap to pace it: keep the screen and the pads going at a
-            // gentle rate instead of spinning.
-            let at = Instant::now() + IDLE_FRAME;
+            // gentle rate instead of spinning. Playing, the loop sleeps until the next tick is
+            // due (at most one wake-up per tick); otherwise for one 60 Hz frame.
+            let sleep = if self.mode == Mode::Playing {
+                Duration::from_nanos(self.game.stepper().ns_to_next_tick())
+            } else {
+                IDLE_FRAME
+            };
+            let at = Instant::now() + sleep;
             self.idle_until = Some(at);
             event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         }
@@ -488,6 +532,7 @@ impl App {
         let (window_w, window_h) =
             self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
         let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
+        let vis = self.visibility.stats(Instant::now());
         Summary {
             frames: t.frames,
             ticks: t.ticks,
@@ -512,6 +557,10 @@ impl App {
             pace_late_max_us: late_max,
             presented: stats.presented,
             skipped_draws: stats.timeouts + stats.occluded + stats.validation + stats.zero_size,
+            hidden_s: vis.hidden_s,
+            hidden_wakeups: vis.hidden_wakeups,
+            restores: vis.restores,
+            fps_since_restore: vis.fps_since_restore,
             adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
             present_mode: self
                 .gfx
@@ -583,8 +632,24 @@ impl ApplicationHandler for App {
                     g.gpu.resize(size.width, size.height);
                 }
             }
+            WindowEvent::Occluded(hidden) => self.set_hidden(event_loop, hidden),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
+        }
+    }
+
+    fn new_events(&mut self, event_loop: &ActiveEventLoop, _cause: StartCause) {
+        self.visibility.wakeup();
+        if self.idle_until.is_some_and(|at| Instant::now() >= at) {
+            self.idle_until = None;
+            event_loop.set_control_flow(ControlFlow::Wait);
+            if self.visibility.is_hidden() {
+                // Nothing to draw: run the frame (its ticks) in this wake-up rather than ask
+                // for a redraw, which would wake the loop a second time.
+                self.redraw(event_loop);
+            } else if let Some(g) = &self.gfx {
+                g.window.request_redraw();
+            }
         }
     }
 
@@ -592,19 +657,14 @@ impl ApplicationHandler for App {
         if self.start.is_some() {
             let t = self.now_ns();
             let (game, rec) = (&mut self.game, &mut self.recorder);
-            self.pads.poll(&mut |ev| push_at(game, rec, t, ev));
+            let mut menu = Vec::new();
+            self.pads.poll(&mut |ev| push_at(game, rec, t, ev), &mut |m| menu.push(m));
+            for m in menu {
+                self.pad_menu(event_loop, m);
+            }
         }
         if self.exit_due() {
             event_loop.exit();
-        }
-        if let Some(at) = self.idle_until {
-            if Instant::now() >= at {
-                self.idle_until = None;
-                event_loop.set_control_flow(ControlFlow::Wait);
-                if let Some(g) = &self.gfx {
-                    g.window.request_redraw();
-                }
-            }
         }
     }
 
@@ -679,6 +739,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         next_hitch: None,
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
+        visibility: Visibility::default(),
     };
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {

@@ -53,6 +53,15 @@ pub struct Summary {
     pub presented: u64,
     /// Frames not drawn (zero-size window, surface timeout/occluded/validation).
     pub skipped_draws: u64,
+    /// Wall seconds the window was minimised or occluded (nothing drawn).
+    pub hidden_s: f64,
+    /// Event-loop wake-ups while hidden (≤ 60 per hidden second: the loop sleeps until the
+    /// next tick).
+    pub hidden_wakeups: u64,
+    /// Times the window came back from hidden.
+    pub restores: u64,
+    /// Frames presented per second since the last restore (0 if never hidden).
+    pub fps_since_restore: f64,
     /// The adapter used, for logs.
     pub adapter: String,
     /// The present mode used.
@@ -105,6 +114,10 @@ impl Summary {
             "pace_late_max_us": self.pace_late_max_us,
             "presented": self.presented,
             "skipped_draws": self.skipped_draws,
+            "hidden_s": self.hidden_s,
+            "hidden_wakeups": self.hidden_wakeups,
+            "restores": self.restores,
+            "fps_since_restore": self.fps_since_restore,
             "adapter": self.adapter,
             "present_mode": self.present_mode,
         })

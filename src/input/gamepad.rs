@@ -4,7 +4,9 @@
 //! (`about_to_wait`) and stamps each event with the time it was polled.
 //!
 //! Bindings (gilrs' standard layout): d-pad left/right/up/down → Left/Right/Up/Down,
-//! South (A on Xbox, Cross on PlayStation) → Jump, left stick x → `AxisX(raw)`. The stick is
+//! South (A on Xbox, Cross on PlayStation) → Jump, left stick x → `AxisX(raw)`. Start and
+//! Select (Back / Share) are not game input but [`PadMenu`] buttons for the app (pause,
+//! resume, quit), handed out separately by [`Pads::poll`]. The stick is
 //! passed raw: the latch applies the dead zone, so gilrs' own default filters are turned off
 //! and only its hat-to-d-pad filter is kept (pads that report the d-pad as an axis).
 //!
@@ -25,6 +27,24 @@ pub fn action_for(button: Button) -> Option<Action> {
         Button::South => Action::Jump,
         _ => return None,
     })
+}
+
+/// A gamepad button that drives the app (pause screen, end screen) rather than the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadMenu {
+    /// Start (Menu / Options): pause and resume, like Esc; play again on the end screen.
+    Start,
+    /// Select (Back / View / Share): quit from the pause or end screen, like Q.
+    Select,
+}
+
+/// The menu button a gamepad button is, if any.
+pub fn menu_for(button: Button) -> Option<PadMenu> {
+    match button {
+        Button::Start => Some(PadMenu::Start),
+        Button::Select => Some(PadMenu::Select),
+        _ => None,
+    }
 }
 
 /// A gamepad happening in platform-free terms: what [`PadTracker`] consumes. `pad` is gilrs'
@@ -192,9 +212,10 @@ impl Pads {
         self.tracker.connected()
     }
 
-    /// Drain gilrs' pending events, emitting the [`InputEvent`]s they make in order. A pad
-    /// plugged in while playing arrives as `Connected` and works from then on.
-    pub fn poll(&mut self, out: &mut impl FnMut(InputEvent)) {
+    /// Drain gilrs' pending events, emitting the [`InputEvent`]s they make in order, and each
+    /// press of a [`PadMenu`] button to `menu`. A pad plugged in while playing arrives as
+    /// `Connected` and works from then on.
+    pub fn poll(&mut self, out: &mut impl FnMut(InputEvent), menu: &mut impl FnMut(PadMenu)) {
         for pad in self.initial.drain(..) {
             self.tracker.handle(PadEvent::Connected { pad }, out);
         }
@@ -216,9 +237,13 @@ impl Pads {
                     log::info!("gamepad {} disconnected", ev.id);
                     PadEvent::Disconnected { pad }
                 }
-                EventType::ButtonPressed(b, _) => match action_for(b) {
-                    Some(action) => PadEvent::Button { pad, action, down: true },
-                    None => continue,
+                EventType::ButtonPressed(b, _) => match (action_for(b), menu_for(b)) {
+                    (Some(action), _) => PadEvent::Button { pad, action, down: true },
+                    (None, Some(m)) => {
+                        menu(m);
+                        continue;
+                    }
+                    (None, None) => continue,
                 },
                 EventType::ButtonReleased(b, _) => match action_for(b) {
                     Some(action) => PadEvent::Button { pad, action, down: false },
@@ -258,6 +283,9 @@ mod tests {
         assert_eq!(action_for(Button::DPadDown), Some(Action::Down));
         assert_eq!(action_for(Button::South), Some(Action::Jump));
         assert_eq!(action_for(Button::Start), None);
+        assert_eq!(menu_for(Button::Start), Some(PadMenu::Start));
+        assert_eq!(menu_for(Button::Select), Some(PadMenu::Select));
+        assert_eq!(menu_for(Button::South), None);
     }
 
     #[test]
@@ -298,8 +326,8 @@ mod tests {
     #[test]
     fn disabled_pads_report_nothing() {
         let mut p = Pads::disabled();
-        let mut n = 0;
-        p.poll(&mut |_| n += 1);
+        let (mut n, mut m) = (0, 0);
+        p.poll(&mut |_| n += 1, &mut |_| m += 1);
         assert_eq!(n, 0);
     }
 }

@@ -402,7 +402,7 @@ pub fn pause_screen(out: &mut Layer, scr: &Screen) {
     ));
     out.text.push(TextItem::new("Paused", cx, cy - title * 1.1, title, colors::TITLE).aligned(Align::Center));
     out.text.push(
-        TextItem::new("Esc: resume  ·  Q: quit", cx, cy + 0.2 * size, size, colors::TEXT)
+        TextItem::new("Esc / Start: resume  ·  Q / Select: quit", cx, cy + 0.2 * size, size, colors::TEXT)
             .aligned(Align::Center),
     );
     out.text.push(TextItem::new(hint, cx, cy + 1.6 * size, size, colors::DIM).aligned(Align::Center));
@@ -455,7 +455,7 @@ pub fn end_screen(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_h
     }
     y += line;
     out.text.push(
-        TextItem::new("Enter: play again  ·  Esc / Q: quit", cx, y, size, colors::TITLE)
+        TextItem::new("Enter / Start: play again  ·  Esc / Q: quit", cx, y, size, colors::TITLE)
             .aligned(Align::Center),
     );
 }
@@ -974,7 +974,7 @@ mod tests {
         assert_eq!((dim.pos, dim.size), ([0.0, 0.0], [1280.0, 720.0]));
         assert!(dim.uv_rect[3] > 0.3 && dim.uv_rect[3] < 1.0);
         assert!(out.text.iter().any(|t| t.text == "Paused" && t.align == Align::Center));
-        assert!(out.text.iter().any(|t| t.text.contains("Q: quit")));
+        assert!(out.text.iter().any(|t| t.text.contains("Q / Select: quit")));
     }
 
     #[test]
@@ -991,7 +991,7 @@ mod tests {
         assert!(texts.iter().any(|t| t.starts_with("Meadow") && t.contains("2") && t.ends_with("0:30.00")));
         assert!(texts.iter().any(|t| t.starts_with("Caves ") && t.ends_with("1:00.50")));
         assert!(texts.iter().any(|t| t.starts_with("total") && t.contains(" 7 ") && t.ends_with("1:30.50")));
-        assert!(texts.iter().any(|t| t.contains("Enter: play again")));
+        assert!(texts.iter().any(|t| t.contains("Enter / Start: play again")));
         // The rows share one column layout.
         let rows: Vec<usize> = out.text[1..4].iter().map(|t| t.text.chars().count()).collect();
         assert!(rows.windows(2).all(|w| w[0] == w[1]), "{rows:?}");

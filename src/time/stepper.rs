@@ -141,6 +141,14 @@ impl Stepper {
         self.acc as f64 / UNITS_PER_TICK as f64
     }
 
+    /// Wall time until the next tick is due, nanoseconds, rounded up: (one tick − the banked
+    /// remainder) / `tick_hz`, in (0, 1 s / `tick_hz`]. A loop with nothing to draw (window
+    /// minimised or occluded) sleeps this long, so it wakes at most once per tick.
+    pub fn ns_to_next_tick(&self) -> u64 {
+        let hz = self.config.tick_hz as u64;
+        (UNITS_PER_TICK - self.acc).div_ceil(hz)
+    }
+
     /// Banked remainder, units (ns x tick_hz), < [`UNITS_PER_TICK`].
     pub fn accumulator_units(&self) -> u64 {
         self.acc
@@ -210,6 +218,18 @@ mod tests {
             assert_eq!(s.accumulator_units(), 0);
         }
         assert_eq!(s.ticks(), 64);
+    }
+
+    #[test]
+    fn sleeping_until_the_next_tick_wakes_on_it() {
+        let mut s = stepper(60);
+        assert_eq!(s.ns_to_next_tick(), 16_666_667, "a whole tick, rounded up");
+        s.advance(10_000_000);
+        assert_eq!(s.ns_to_next_tick(), 6_666_667);
+        // Sleeping exactly that long makes the next frame run exactly one tick.
+        let p = s.advance(s.ns_to_next_tick());
+        assert_eq!(p.steps, 1);
+        assert_eq!(s.accumulator_units(), 20, "rounded up: never wakes short of the tick");
     }
 
     #[test]

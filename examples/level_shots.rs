@@ -32,6 +32,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
         camera: camera.centre,
         player: PlayerDraw { pos, hitbox: HITBOX, facing_left: false, pose: PlayerPose::Idle },
         reached: &[],
+        goal_angle: 0.0,
         extra: &[],
     }
 }

@@ -27,6 +27,9 @@ struct Instance {
     @location(2) uv_rect: vec4<f32>,
     // bit 0: mirror horizontally; bit 1: solid colour fill (uv_rect is the colour).
     @location(3) flags: u32,
+    // Rotation about the quad's centre, radians, clockwise on screen (y grows downward);
+    // 0 (everything but the spinning goal) takes the unrotated path below unchanged.
+    @location(4) rotation: f32,
 };
 
 struct VertexOut {
@@ -43,12 +46,25 @@ const FLAG_SOLID: u32 = 2u;
 fn vs_main(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
     // 0: (0,0)  1: (1,0)  2: (0,1)  3: (1,1)
     let corner = vec2<f32>(f32(vertex_index & 1u), f32(vertex_index >> 1u));
-    let world = inst.pos + corner * inst.size;
-    // Window pixels from the view's top-left corner, snapped to whole pixels. floor(v + 0.5),
-    // not round(): WGSL's round() is half-to-even, which could snap the two edges of one quad
-    // in different directions and change its size by a pixel.
     let top_left = camera.center - camera.view_size * 0.5;
-    let px = floor((world - top_left) * camera.scale + 0.5);
+    var px: vec2<f32>;
+    if inst.rotation == 0.0 {
+        let world = inst.pos + corner * inst.size;
+        // Window pixels from the view's top-left corner, snapped to whole pixels. floor(v + 0.5),
+        // not round(): WGSL's round() is half-to-even, which could snap the two edges of one
+        // quad in different directions and change its size by a pixel.
+        px = floor((world - top_left) * camera.scale + 0.5);
+    } else {
+        // Turn the corner about the quad's centre. Only the centre is snapped (the same shift
+        // the tiles around it get); the turned corners land between pixels, and the rasteriser
+        // and nearest sampling give the stair-stepped edges of rotated pixel art.
+        let centre = inst.pos + 0.5 * inst.size;
+        let c = cos(inst.rotation);
+        let s = sin(inst.rotation);
+        let local = (corner - 0.5) * inst.size;
+        let turned = vec2<f32>(c * local.x - s * local.y, s * local.x + c * local.y);
+        px = floor((centre - top_left) * camera.scale + 0.5) + turned * camera.scale;
+    }
     let ndc = px / (camera.view_size * camera.scale) * 2.0 - 1.0;
 
     var out: VertexOut;

@@ -2,7 +2,7 @@
 //! without a GPU) compared with PNGs in `tests/golden/` with a tolerance — a per-pixel
 //! difference, not exact bytes (drivers may round differently). Cases: the first level's
 //! start, a fractional camera offset (no tile seams), the frame right after a teleport (no
-//! streak), and the F3 overlay over the game.
+//! streak), the goal portal turned to a mid-tick angle, and the F3 overlay over the game.
 //!
 //! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
 //! committing); a missing golden fails the test. With no adapter at all the tests fail: CI
@@ -116,6 +116,26 @@ fn teleport_frame_has_no_streak() {
     let script = "map\n............................................................\n............................................................\n...P........................................................\n############################################################\nend\nframe 16.6667 x10\nteleport 600 10\nframe 6.9444 x20\n";
     let img = shoot(script, |_, lp| lp.drawn().x >= 599.0);
     check("teleport", &img);
+}
+
+#[test]
+fn goal_turned_between_two_ticks() {
+    // Frame 14 ends 14.5 ticks in: tick 14, alpha 0.5, so the goal (3° a tick at 60 Hz) is
+    // drawn at 40.5°, between tick 13's 39° and tick 14's 42° — a non-right angle, where the
+    // stair-stepped edges of rotated pixel art show.
+    let sky = ".".repeat(40);
+    let mut rows = vec![sky.clone(); 10];
+    rows[9] = format!("....P.....G{}", &sky[11..]);
+    let floor = "#".repeat(40);
+    let script =
+        format!("map\n{}\n{floor}\n{floor}\nend\nframe 8.333333\nframe 16.666667 x20\n", rows.join("\n"));
+    let mut angle = 0.0;
+    let img = shoot(&script, |f, lp| {
+        angle = lp.view().goal_angle;
+        f == 14
+    });
+    assert!((angle.to_degrees() - 40.5).abs() < 1e-3, "goal at {}°", angle.to_degrees());
+    check("goal-turned", &img);
 }
 
 #[test]

@@ -45,6 +45,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
             pose: PlayerPose::Idle,
         },
         reached: &[],
+        goal_angle: 0.0,
         extra: &[],
     }
 }
@@ -201,5 +202,53 @@ fn fractional_camera_never_bleeds_padding() {
         let x0 = 5 * 32 - shift;
         let y0 = 640 - shift;
         assert_sprite(&img, &atlas_img, ground, x0, y0, 2, false);
+    }
+}
+
+#[test]
+fn rotated_goal_samples_only_its_own_atlas_cell() {
+    let Some(mut off) = offscreen() else { return };
+    let mut level = test_level();
+    // The goal in mid-air at tile (10, 10): level pixels 160..176, centre (168, 168); at scale
+    // 2 with the camera at (320, 180) its centre is window pixel (336, 336).
+    level.gfx[10 * level.width + 10] = Some(atlas::GOAL);
+    let atlas_img = load_atlas();
+    let goal = atlas::tile_region(atlas::GOAL);
+    let mut palette = Vec::new();
+    for ty in 0..goal.h {
+        for tx in 0..goal.w {
+            let t = atlas_img.at(goal.x + tx, goal.y + ty);
+            if t[3] >= 128 {
+                palette.push([t[0], t[1], t[2]]);
+            }
+        }
+    }
+    // Non-right angles (the corners sample right at the cell's edges), both sides of the ±π
+    // seam, and a sub-pixel camera offset.
+    for (angle, frac) in
+        [(0.3, 0.0), (std::f64::consts::FRAC_PI_4, 0.0), (1.9, 0.37), (-2.6, 0.0), (3.1, 0.75)]
+    {
+        let mut v = view(&level, false);
+        v.goal_angle = angle;
+        v.camera += DVec2::new(frac, frac);
+        let img = Image { w: 1280, px: off.render(&v, 1280, 720).expect("render") };
+        dump(&format!("goal_{angle:.2}_{frac}"), &img);
+        // The turned 16 x 16 quad reaches 8·√2 level px (23 window px) from its centre.
+        let mut goal_px = 0;
+        for y in 336 - 26..336 + 26 {
+            for x in 336 - 26..336 + 26 {
+                let got = img.at(x, y);
+                if close(got, SKY_SRGB) {
+                    continue;
+                }
+                assert!(
+                    palette.iter().any(|&c| close(got, c)),
+                    "angle {angle}, camera +{frac}: window pixel ({x},{y}) is {got:?}, not a goal texel"
+                );
+                goal_px += 1;
+            }
+        }
+        // Nearly all of the door's 16 x 16 texels (4 window px each) are drawn.
+        assert!(goal_px > palette.len() * 4 * 9 / 10, "angle {angle}: {goal_px} goal pixels");
     }
 }

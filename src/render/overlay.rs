@@ -328,6 +328,7 @@ pub fn solid(x: f32, y: f32, w: f32, h: f32, srgb: [u8; 3], alpha: f32) -> Sprit
             alpha,
         ],
         flags: FLAG_SOLID,
+        rotation: 0.0,
     }
 }
 

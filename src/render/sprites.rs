@@ -6,7 +6,8 @@
 //! the world.
 //!
 //! Draw order in the one instance list: the sky (a solid quad covering the view), the tiles in
-//! view (checkpoints and the goal are tiles in `Level::gfx` too), then the player. Instances
+//! view (checkpoints and the goal are tiles in `Level::gfx` too; the goal is drawn rotated by
+//! [`FrameView::goal_angle`], everything else upright), then the player. Instances
 //! are grouped into runs that share a texture ([`SpriteBatch`], as Bevy's sprite renderer
 //! does); Ledge has one atlas, so that is one run and one draw call.
 //!
@@ -16,6 +17,14 @@
 //! window pixels at any camera offset. The atlas is sampled with nearest filtering, and each
 //! instance's UV rectangle is the *inner* atlas cell (the 1 px extruded padding stays
 //! outside), so neighbouring cells never bleed in.
+//!
+//! Rotation ([`SpriteInstance::rotation`], only the goal today): the quad turns about its
+//! centre, which is snapped to a whole window pixel (so it keeps step with the tiles around it
+//! as the camera moves); its corners then land off the pixel grid, and nearest sampling makes
+//! the edges stair-stepped at angles that are not a multiple of 90°, which is the honest look
+//! of rotated pixel art. The UVs still span only the inner cell, and a fragment whose
+//! interpolated UV rounds just past the cell's edge reads the 1 px extruded border (a copy of
+//! the edge), never the neighbour.
 //!
 //! Screen space: the same pipeline also draws a second, small instance list in *window*
 //! pixels over the whole target (HUD panels, the pause dimmer, telemetry graphs), through a
@@ -54,14 +63,20 @@ pub struct SpriteInstance {
     pub uv_rect: [f32; 4],
     /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`].
     pub flags: u32,
+    /// Rotation about the quad's centre, radians, clockwise on screen (y grows downward); 0
+    /// for everything but the spinning goal ([`FrameView::goal_angle`]). A rotated quad's
+    /// centre is snapped to a whole window pixel instead of its corners; an unrotated one is
+    /// drawn exactly as before rotation existed.
+    pub rotation: f32,
 }
 
 impl SpriteInstance {
-    /// Shader locations 0..=3: pos, size, uv_rect, flags.
-    const ATTRIBUTES: [wgpu::VertexAttribute; 4] =
-        wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Uint32];
+    /// Shader locations 0..=4: pos, size, uv_rect, flags, rotation.
+    const ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+        0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Uint32, 4 => Float32
+    ];
 
-    /// The per-instance vertex buffer layout (36-byte stride).
+    /// The per-instance vertex buffer layout (40-byte stride).
     pub fn desc() -> wgpu::VertexBufferLayout<'static> {
         wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<SpriteInstance>() as wgpu::BufferAddress,
@@ -205,6 +220,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
         uv_rect: linear_rgba(SKY_SRGB),
         flags: FLAG_SOLID,
+        rotation: 0.0,
     });
 
     let level = view.level;
@@ -220,11 +236,14 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         for tx in cols.clone() {
             if let Some(index) = row[tx] {
                 let region = atlas::tile_region(lit(view, index, tx, ty));
+                // The goal portal spins in place (render/spin.rs); every other tile is upright.
+                let rotation = if index == atlas::GOAL { view.goal_angle as f32 } else { 0.0 };
                 out.push(SpriteInstance {
                     pos: [tx as f32 * TILE as f32, ty as f32 * TILE as f32],
                     size: [region.w as f32, region.h as f32],
                     uv_rect: uv_of(region),
                     flags: 0,
+                    rotation,
                 });
             }
         }
@@ -238,6 +257,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         size: [stress.w as f32, stress.h as f32],
         uv_rect: stress_uv,
         flags: 0,
+        rotation: 0.0,
     }));
 
     // The player: the sprite (16 x 24) stands bottom-centred on the hitbox (12 x 22).
@@ -251,6 +271,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         size: [w as f32, h as f32],
         uv_rect: uv_of(region),
         flags: if p.facing_left { FLAG_FLIP_X } else { 0 },
+        rotation: 0.0,
     });
 }
 
@@ -776,15 +797,16 @@ mod tests {
                 pose: PlayerPose::Idle,
             },
             reached: &[],
+            goal_angle: 0.0,
             extra: &[],
         }
     }
 
     #[test]
     fn instance_layout_matches_the_shader() {
-        assert_eq!(std::mem::size_of::<SpriteInstance>(), 36);
+        assert_eq!(std::mem::size_of::<SpriteInstance>(), 40);
         assert_eq!(std::mem::size_of::<SpriteUniform>(), 32);
-        assert_eq!(SpriteInstance::desc().array_stride, 36);
+        assert_eq!(SpriteInstance::desc().array_stride, 40);
     }
 
     #[test]
@@ -829,6 +851,30 @@ mod tests {
         assert_eq!(p.size, [w, h]);
         assert_eq!(p.pos, [100.0 + (12.0 - w) / 2.0, 50.0 + 22.0 - h]);
         assert_eq!(p.flags, FLAG_FLIP_X);
+    }
+
+    #[test]
+    fn only_the_goal_is_rotated() {
+        let mut lvl = level(10, 10);
+        lvl.gfx[8 * 10 + 3] = Some(atlas::GOAL);
+        lvl.gfx[8 * 10 + 4] = Some(atlas::HAZARD);
+        lvl.gfx[8 * 10 + 5] = Some(atlas::CHECKPOINT);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), true);
+        v.goal_angle = 1.25;
+        let extra = [DVec2::new(10.0, 10.0)];
+        v.extra = &extra;
+        let mut out = Vec::new();
+        build_instances(&v, &mut out);
+        let goal = atlas::tile_region(atlas::GOAL);
+        let rotated: Vec<_> = out.iter().filter(|i| i.rotation != 0.0).collect();
+        assert_eq!(rotated.len(), 1, "the goal tile only (not the stress sprite, hazard, player)");
+        assert_eq!(rotated[0].rotation, 1.25);
+        assert_eq!(rotated[0].pos, [48.0, 128.0]);
+        assert_eq!(rotated[0].uv_rect, uv_of(goal));
+        // Upright goal: nothing rotated at all.
+        v.goal_angle = 0.0;
+        build_instances(&v, &mut out);
+        assert!(out.iter().all(|i| i.rotation == 0.0));
     }
 
     #[test]

@@ -378,6 +378,7 @@ mod tests {
                 pose: PlayerPose::Idle,
             },
             reached: &[],
+            goal_angle: 0.0,
             extra: &[],
         };
         let (w, h) = (640, 360);

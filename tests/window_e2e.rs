@@ -782,14 +782,22 @@ fn window_manager_fullscreen_minimise_restore() {
         let rect = await_size(&x, &win, (1280, 800));
         assert_eq!(rect, (0, 0, 1280, 800), "{key}: the window does not fill the screen");
         if key == "F11" {
-            x.screenshot(&full);
-            let (w, h, rgb) = read_rgb(&full);
-            let px = |x: usize, y: usize| &rgb[(y * w + x) * 3..(y * w + x) * 3 + 3];
             // The 640x360 view at scale 2 is 1280x720: 40 px letterbox bars above and below,
-            // the game in between.
-            assert_eq!((w, h), (1280, 800));
-            assert_eq!(px(640, 10), px(640, 790), "letterbox bars top and bottom");
-            assert_ne!(px(640, 10), px(640, 200), "the game between the bars");
+            // the game in between, once the game has drawn a frame at the new size.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            let (bars, game_between) = loop {
+                x.screenshot(&full);
+                let (w, h, rgb) = read_rgb(&full);
+                assert_eq!((w, h), (1280, 800));
+                let px = |x: usize, y: usize| rgb[(y * w + x) * 3..(y * w + x) * 3 + 3].to_vec();
+                let seen = (px(640, 10) == px(640, 790), px(640, 10) != px(640, 200));
+                if seen == (true, true) || Instant::now() >= deadline {
+                    break seen;
+                }
+                thread::sleep(Duration::from_millis(200));
+            };
+            assert!(bars, "letterbox bars top and bottom (screenshot {})", full.display());
+            assert!(game_between, "the game between the bars");
             if let Some(keep) = std::env::var_os("LEDGE_E2E_FULLSCREEN_SHOT") {
                 fs::copy(&full, &keep).expect("copy screenshot");
             }

@@ -25,7 +25,7 @@
 //! | Enter | — | — | play again from the first level |
 //! | pad Start | pause | resume | play again from the first level |
 //! | pad Select | — | quit | quit |
-//! | F3 | telemetry overlay on/off | same | same |
+//! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
@@ -370,14 +370,14 @@ impl App {
         true
     }
 
-    /// This frame's HUD, overlay and pause/end screen for a `size` (width, height) target.
+    /// This frame's HUD, F3 overlay and pause screen, or the end screen, for a `size` (width,
+    /// height) target. The end screen shows no F3 overlay: the clock is stopped there, and the
+    /// panel would cover the results table.
     fn build_ui(&self, out: &mut Layer, size: (u32, u32)) {
         out.clear();
         let scr = Screen::new(size.0, size.1);
         let tick_hz = self.game.config().tick_hz;
-        if self.mode == Mode::Finished {
-            overlay::end_screen(out, &scr, &self.results, tick_hz);
-        } else {
+        if self.mode != Mode::Finished {
             let w = self.game.world();
             overlay::hud(
                 out,
@@ -390,7 +390,7 @@ impl App {
                 },
             );
         }
-        if self.show_overlay {
+        if self.show_overlay && self.mode != Mode::Finished {
             let (present_mode, adapter) = self.gfx.as_ref().map_or_else(
                 || (String::new(), String::new()),
                 |g| {
@@ -419,8 +419,10 @@ impl App {
                 },
             );
         }
-        if self.mode == Mode::Paused {
-            overlay::pause_screen(out, &scr);
+        match self.mode {
+            Mode::Paused => overlay::pause_screen(out, &scr),
+            Mode::Finished => overlay::end_screen(out, &scr, &self.results, tick_hz),
+            Mode::Playing => {}
         }
     }
 

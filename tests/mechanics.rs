@@ -94,6 +94,25 @@ fn buffered_jump_fires_on_landing_exactly_once() {
     assert_eq!(late.summary.jumps, 0, "a press 6 ticks before the first grounded tick is forgotten");
 }
 
+#[test]
+fn a_zero_jump_buffer_buffers_nothing() {
+    // With jump_buffer_time 0 a press counts in its own tick only: pressed in the landing tick
+    // L (which starts in the air) it is lost; pressed in L + 1 (which starts on the ground) it
+    // jumps at once.
+    let l = landing_tick();
+    let script = |press_tick: u64| {
+        format!(
+            "tuning jump_buffer_time 0\n{FLAT}teleport 50 0\n{}press jump\n{}",
+            frames(press_tick - 1),
+            frames(60)
+        )
+    };
+    assert_eq!(run(&script(l)).summary.jumps, 0, "a press in the landing tick is not buffered");
+    let r = run(&script(l + 1));
+    let started: Vec<u64> = ticks(&r).iter().filter(|t| t.jump_started).map(|t| t.tick).collect();
+    assert_eq!(started, vec![l + 1], "a press on the ground jumps in its own tick");
+}
+
 /// A ceiling tile at column 4 (x 64..80, bottom edge y = 32) above a floor at y = 80.
 fn corner(x: f64, ceiling: bool) -> Report {
     let row1 = if ceiling { "....#.........." } else { "..............." };

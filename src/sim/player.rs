@@ -80,11 +80,12 @@ pub fn step(
     // Both windows open for a whole number of ticks and are not counted down in the tick that
     // opens them: a press in tick t still fires in tick t + B (B = jump_buffer_time in ticks),
     // and a walk-off in tick W (the first tick to end airborne) still jumps in tick W + C
-    // (C = coyote_time in ticks).
+    // (C = coyote_time in ticks). B = 0 is no buffer: the press counts in its own tick only.
     let started_grounded = p.on_ground;
     let pressed = input.pressed(Action::Jump);
+    let buffer_ticks = seconds_to_ticks(tuning.jump_buffer_time, tick_hz);
     if pressed {
-        p.jump_buffer = seconds_to_ticks(tuning.jump_buffer_time, tick_hz).max(1);
+        p.jump_buffer = buffer_ticks.max(1);
     }
     let can_jump = p.on_ground || p.coyote > 0;
     if p.jump_buffer > 0 && can_jump {
@@ -151,7 +152,7 @@ pub fn step(
     } else if !started_grounded {
         p.coyote = p.coyote.saturating_sub(1);
     }
-    if !pressed {
+    if !pressed || buffer_ticks == 0 {
         p.jump_buffer = p.jump_buffer.saturating_sub(1);
     }
     p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };

@@ -11,7 +11,7 @@
 //!   line naming the file.
 //! - `recorded_session_replays_to_the_printed_hash`: `--record` a live session, replay it
 //!   headless to the same state hash.
-//! - `window_survives_resize_unmap_fullscreen_overlay_and_pause`: 1x1 resizes, unmap/map, F11,
+//! - `window_survives_resize_unmap_fullscreen_overlay_and_pause`: 1x1 resizes, moves, unmap/map, F11,
 //!   Alt+Enter, F3, Esc twice, with `--vsync off`, and no panic.
 //! - `window_manager_fullscreen_minimise_restore`: under a real window manager (openbox), F11
 //!   and Alt+Enter make the window fill the screen and give it back; minimised with
@@ -714,9 +714,9 @@ fn recorded_session_replays_to_the_printed_hash() {
 }
 
 /// The window survives what a window manager and a player can do to it: resize to 1x1 (the
-/// smallest X allows) and back, unmap and map again (minimise without a window manager), F11
-/// and Alt+Enter (fullscreen), F3 (overlay), Esc twice (pause, resume), all while running
-/// uncapped with `--vsync off`. No panic, exit 0, the game keeps ticking, and what is on screen
+/// smallest X allows) and back, moves (partly off screen, and back), unmap and map again
+/// (minimise without a window manager), F11 and Alt+Enter (fullscreen), F3 (overlay), Esc
+/// twice (pause, resume), all while running uncapped with `--vsync off`. No panic, exit 0, the game keeps ticking, and what is on screen
 /// afterwards is still a drawn game.
 #[test]
 fn window_survives_resize_unmap_fullscreen_overlay_and_pause() {
@@ -734,6 +734,10 @@ fn window_survives_resize_unmap_fullscreen_overlay_and_pause() {
     pause();
     for (w, h) in [("1", "1"), ("300", "200"), ("1", "1"), ("1280", "720")] {
         x.xdo(&["windowsize", &win, w, h]);
+        pause();
+    }
+    for (wx, wy) in [("200", "150"), ("-300", "-200"), ("0", "0")] {
+        x.xdo(&["windowmove", "--sync", &win, wx, wy]);
         pause();
     }
     x.xdo(&["windowunmap", "--sync", &win]);

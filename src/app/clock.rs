@@ -39,6 +39,14 @@ impl Pacer {
         if woke > deadline + period { woke + period } else { deadline + period }
     }
 
+    /// When an event loop waiting for the next frame should wake, as of `now`: [`SPIN`] before
+    /// the next deadline, so that the wake-up's own lateness is absorbed by [`Pacer::wait`]'s
+    /// spin. `None` when there is no deadline yet or it is nearer than that (start the frame
+    /// now and let `wait` finish the job).
+    pub fn wake_before_deadline(&self, now: Instant) -> Option<Instant> {
+        self.next.and_then(|d| d.checked_sub(SPIN)).filter(|&at| at > now)
+    }
+
     /// Block until the next deadline (the first call returns at once) and record how late
     /// the wake-up was.
     pub fn wait(&mut self) {
@@ -139,6 +147,18 @@ mod tests {
         // More than a period late: resync from the wake-up.
         let woke = t0 + Duration::from_millis(40);
         assert_eq!(Pacer::next_deadline(t0, woke, p), woke + p);
+    }
+
+    #[test]
+    fn the_event_loop_wakes_a_spin_before_the_deadline() {
+        let mut pacer = Pacer::new(100.0);
+        let t0 = Instant::now();
+        assert_eq!(pacer.wake_before_deadline(t0), None, "no deadline before the first frame");
+        pacer.wait(); // the first frame: at once; the next deadline is 10 ms on
+        let deadline = pacer.next.expect("a deadline");
+        let woke = deadline - Duration::from_millis(10);
+        assert_eq!(pacer.wake_before_deadline(woke), Some(deadline - SPIN));
+        assert_eq!(pacer.wake_before_deadline(deadline - SPIN), None, "inside the spin: start now");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! minus the time spent paused) when handled, and pushed into the loop; the loop's fixed tick
 //! decides which tick each belongs to. One render frame per `RedrawRequested`:
 //!
-//! 1. `--fps-cap`: sleep, then spin, until the next deadline ([`Pacer`]);
+//! 1. `--fps-cap`: spin until the next deadline ([`Pacer`]); between frames the event loop
+//!    itself waits (`ControlFlow::WaitUntil`, woken 1.5 ms early), so input that arrives
+//!    meanwhile is handled and stamped on arrival rather than at the next frame;
 //! 2. playing only: game clock → [`Loop::frame`] (latch, ticks, interpolation, camera), the
 //!    frame's stats → the F3 [`Telemetry`] ring;
 //! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
@@ -124,8 +126,10 @@ struct App {
     min_y: f64,
     /// A startup error to return from [`run`].
     error: Option<anyhow::Error>,
-    /// While nothing can be drawn: when to try the next frame.
-    idle_until: Option<Instant>,
+    /// When the event loop is to start the next frame, while it waits in
+    /// `ControlFlow::WaitUntil` (nothing to draw on, a still screen, or `--fps-cap` between
+    /// frames); `None` while a redraw is requested or running.
+    next_frame_at: Option<Instant>,
     /// `--record`: the session as a lab script.
     recorder: Option<Recorder>,
     /// Wall time minus paused time: what the loop and the recorder are given.
@@ -280,7 +284,7 @@ impl App {
     }
 
     fn request_redraw(&mut self) {
-        self.idle_until = None;
+        self.next_frame_at = None;
         if let Some(g) = &self.gfx {
             g.window.request_redraw();
         }
@@ -502,10 +506,20 @@ impl App {
         if self.exit_due() {
             event_loop.exit();
         } else if drawn && (self.mode == Mode::Playing || self.pacer.is_some()) {
-            // Continuous rendering: the next frame follows at once (paced by the present mode
-            // or --fps-cap).
-            if let Some(g) = &self.gfx {
-                g.window.request_redraw();
+            // Continuous rendering, paced by the present mode or --fps-cap. With --fps-cap the
+            // loop waits for the next frame in the event loop rather than in a sleep, so input
+            // that arrives meanwhile is handled, and stamped, when it arrives, not at the next
+            // frame; the pacer then spins only the last stretch.
+            match self.pacer.as_ref().and_then(|p| p.wake_before_deadline(Instant::now())) {
+                Some(at) => {
+                    self.next_frame_at = Some(at);
+                    event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+                }
+                None => {
+                    if let Some(g) = &self.gfx {
+                        g.window.request_redraw();
+                    }
+                }
             }
         } else {
             // Nothing to draw on (minimised, occluded, surface timeout), or a still pause/end
@@ -518,7 +532,7 @@ impl App {
                 IDLE_FRAME
             };
             let at = Instant::now() + sleep;
-            self.idle_until = Some(at);
+            self.next_frame_at = Some(at);
             event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         }
     }
@@ -642,8 +656,8 @@ impl ApplicationHandler for App {
 
     fn new_events(&mut self, event_loop: &ActiveEventLoop, _cause: StartCause) {
         self.visibility.wakeup();
-        if self.idle_until.is_some_and(|at| Instant::now() >= at) {
-            self.idle_until = None;
+        if self.next_frame_at.is_some_and(|at| Instant::now() >= at) {
+            self.next_frame_at = None;
             event_loop.set_control_flow(ControlFlow::Wait);
             if self.visibility.is_hidden() {
                 // Nothing to draw: run the frame (its ticks) in this wake-up rather than ask
@@ -724,7 +738,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         start_pos,
         min_y: start_pos.y,
         error: None,
-        idle_until: None,
+        next_frame_at: None,
         recorder,
         clock: GameClock::default(),
         mode: Mode::Playing,

@@ -223,16 +223,22 @@ impl App {
     fn stop(&mut self, mode: Mode) {
         let wall = self.wall_ns();
         let t = self.clock.now(wall);
+        self.release_keyboard(t);
+        self.clock.freeze(wall);
+        self.mode = mode;
+        log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
+        self.request_redraw();
+    }
+
+    /// Release every keyboard action held now, at game time `t` (through the loop and the
+    /// recorder alike), and forget the keys: they must be pressed again to count.
+    fn release_keyboard(&mut self, t: u64) {
         for a in Action::ALL {
             if self.keyboard.is_held(a) {
                 push_at(&mut self.game, &mut self.recorder, t, InputEvent::Release(Source::Keyboard, a));
             }
         }
         self.keyboard.clear();
-        self.clock.freeze(wall);
-        self.mode = mode;
-        log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
-        self.request_redraw();
     }
 
     /// Pause (from playing only).
@@ -320,6 +326,10 @@ impl App {
                 log::info!("level complete; now playing {}", path.display());
                 self.level_path = path;
                 self.game.load_level(level);
+                // A level starts from rest: keys held through the goal are released before its
+                // first tick, so every start is the same whatever was held (press again to go).
+                let t = self.now_ns();
+                self.release_keyboard(t);
                 self.start_level();
             }
             None => {

@@ -21,6 +21,9 @@
 //!   manager, so the game keeps the focus and keeps playing): nothing is drawn, the loop wakes
 //!   at most once per tick, the simulation keeps its 60 Hz clock, and drawing resumes at full
 //!   rate when the cover goes.
+//! - `levels_play_through_in_real_time_under_xdotool`: `scripts/xdo-playthrough` plays the
+//!   three recorded level scripts into the game in real time as XTest keys, level 1 to the end
+//!   screen (about 45 s).
 //!
 //! Each test starts its own Xvfb on a free display number in `:90..=:159` (Xvfb's lock file
 //! decides, so other users of the machine never share one). The tests of this file run one
@@ -854,5 +857,37 @@ fn occluded_window_keeps_ticking_and_sleeps() {
     assert!(
         ticks >= 0.95 * 60.0 * wall && ticks <= 60.0 * wall + 1.0,
         "{ticks} ticks in {wall:.2} s: the 60 Hz clock did not keep running while hidden{ctx}"
+    );
+}
+
+/// Issue #4's "playable start to finish under Xvfb with xdotool": `scripts/xdo-playthrough`
+/// starts its own Xvfb, this build's game (`--fps-cap 60`, a 640x360 window) and plays the three
+/// recorded level scripts (`tests/levels/levelN.lab`) into it in real time as XTest key events
+/// (what xdotool sends), chained from level 1 to the end screen. It exits 0 only when the game's
+/// `--stats` say all three levels were completed.
+#[test]
+fn levels_play_through_in_real_time_under_xdotool() {
+    let _serial = serial();
+    require_tools(&["Xvfb", "xdotool", "xwd", "convert", "python3"]);
+    let scratch = Scratch::new("playthrough");
+    let shot = scratch.path("end-screen.png");
+    let script = Path::new(MANIFEST_DIR).join("scripts/xdo-playthrough");
+    let (status, out, err) = run_tool(
+        Command::new(&script)
+            .args(["--bin", GAME, "--shot", shot.to_str().expect("utf-8 temp path")])
+            .current_dir(MANIFEST_DIR),
+        "scripts/xdo-playthrough",
+        Duration::from_secs(240),
+    );
+    let ctx = format!("\nstdout: {out}\nstderr: {err}");
+    assert!(status.success(), "the playthrough did not finish all three levels ({status}){ctx}");
+    assert!(out.contains("levels_completed=3"), "{ctx}");
+    assert!(shot.is_file(), "no end-screen screenshot{ctx}");
+    eprintln!(
+        "{}",
+        out.lines()
+            .filter(|l| l.starts_with("ledge:") || l.contains("levels_"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -326,10 +326,13 @@ impl App {
                 log::info!("level complete; now playing {}", path.display());
                 self.level_path = path;
                 self.game.load_level(level);
-                // A level starts from rest: keys held through the goal are released before its
-                // first tick, so every start is the same whatever was held (press again to go).
+                // A level starts from rest: keys and pad buttons held through the goal are
+                // released before its first tick, so every start is the same whatever was held
+                // (press again to go).
                 let t = self.now_ns();
                 self.release_keyboard(t);
+                let (game, rec) = (&mut self.game, &mut self.recorder);
+                self.pads.release_all(&mut |ev| push_at(game, rec, t, ev));
                 self.start_level();
             }
             None => {

@@ -99,6 +99,24 @@ impl PadTracker {
         self.pads.len()
     }
 
+    /// Release every action any pad holds now (emitting one `Release` each) and centre the
+    /// stick (`AxisX(0)`, when a pad is connected), forgetting the holds; pads stay
+    /// connected. A button still down counts again only once pressed again (its eventual
+    /// release is then no edge), a stick once it moves. Used when a new level starts.
+    pub fn release_all(&mut self, out: &mut impl FnMut(InputEvent)) {
+        for a in Action::ALL {
+            if self.holders(a) > 0 {
+                out(InputEvent::Release(Source::Pad, a));
+            }
+        }
+        if !self.pads.is_empty() {
+            out(InputEvent::AxisX(0.0));
+        }
+        for (_, held) in &mut self.pads {
+            *held = 0;
+        }
+    }
+
     /// Translate one pad event.
     pub fn handle(&mut self, ev: PadEvent, out: &mut impl FnMut(InputEvent)) {
         match ev {
@@ -212,6 +230,11 @@ impl Pads {
         self.tracker.connected()
     }
 
+    /// Release every held pad action (see [`PadTracker::release_all`]).
+    pub fn release_all(&mut self, out: &mut impl FnMut(InputEvent)) {
+        self.tracker.release_all(out);
+    }
+
     /// Drain gilrs' pending events, emitting the [`InputEvent`]s they make in order, and each
     /// press of a [`PadMenu`] button to `menu`. A pad plugged in while playing arrives as
     /// `Connected` and works from then on.
@@ -313,6 +336,30 @@ mod tests {
         // Pad 1 leaves while holding Left: released, but pad 0 is still connected.
         assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 1 }), vec![Release(P, Action::Left)]);
         assert_eq!(feed(&mut t, PadEvent::Disconnected { pad: 0 }), vec![PadDisconnected]);
+    }
+
+    #[test]
+    fn release_all_forgets_holds_until_pressed_again() {
+        let mut t = PadTracker::default();
+        feed(&mut t, PadEvent::Connected { pad: 0 });
+        feed(&mut t, PadEvent::Button { pad: 0, action: Action::Right, down: true });
+        let mut out = Vec::new();
+        t.release_all(&mut |e| out.push(e));
+        assert_eq!(out, vec![Release(P, Action::Right), AxisX(0.0)]);
+        assert_eq!(t.connected(), 1, "the pad stays connected");
+        // The button's real release is no edge now; pressing again is.
+        assert_eq!(feed(&mut t, PadEvent::Button { pad: 0, action: Action::Right, down: false }), vec![]);
+        assert_eq!(
+            feed(&mut t, PadEvent::Button { pad: 0, action: Action::Right, down: true }),
+            vec![Press(P, Action::Right)]
+        );
+    }
+
+    #[test]
+    fn release_all_without_pads_says_nothing() {
+        let mut out = Vec::new();
+        PadTracker::default().release_all(&mut |e| out.push(e));
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -494,16 +494,24 @@ fn await_size(x: &Xvfb, win: &str, want: (usize, usize)) -> (usize, usize, usize
 /// its `--stats` file. Returns the stats and a context string (stats, stdout, stderr) for
 /// assertion messages.
 fn exit_stats(game: Proc, stats: &Path) -> (serde_json::Value, String) {
-    let mut game = game;
+    let (_, ctx) = exit_ok(game);
+    let text = fs::read_to_string(stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
+    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
+    (s, format!("\nstats: {text}{ctx}"))
+}
+
+/// Waits up to 40 s for a game started with `--exit-after` to exit by itself, and fails the
+/// test unless it exited with status 0, without a panic, after printing its summary line.
+/// Returns its stdout and a context string (stdout, stderr) for assertion messages.
+fn exit_ok(mut game: Proc) -> (String, String) {
     let status = game.wait_for(Duration::from_secs(40));
     let (_, stdout, stderr) = game.finish();
     let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
     let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
     assert!(status.success(), "exit status {status}{ctx}");
     assert!(!stderr.contains("panicked"), "a panic{ctx}");
-    let text = fs::read_to_string(stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
-    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
-    (s, format!("\nstats: {text}{ctx}"))
+    assert!(summary_line(&stdout).is_some(), "no 'ledge: frames=' summary line{ctx}");
+    (stdout, ctx)
 }
 
 /// A number from the stats JSON (fails the test when missing).
@@ -567,21 +575,9 @@ fn run_and_jump() {
     x.xdo(&["keyup", "Right"]);
     let rect = window_rect(&x, &win);
 
-    // --exit-after 9 ends the game; a game still running 30 s later is a failure.
-    let status = game.wait_for(Duration::from_secs(40));
-    let (_, stdout, stderr) = game.finish();
-    let status = status.unwrap_or_else(|| {
-        panic!("the game did not exit by itself (--exit-after 9); killed\nstdout: {stdout}\nstderr: {stderr}")
-    });
-    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
-    assert!(status.success(), "game exit status {status}{ctx}");
-    assert!(summary_line(&stdout).is_some(), "no 'ledge: frames=' summary line{ctx}");
-
-    let text = fs::read_to_string(&stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
-    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
-    let num =
-        |k: &str| s[k].as_f64().unwrap_or_else(|| panic!("stats field {k} missing or not a number: {text}"));
-    let ctx = format!("\nstats: {text}{ctx}");
+    // --exit-after 9 ends the game; a game still running 40 s later is a failure.
+    let (s, ctx) = exit_stats(game, &stats);
+    let num = |k: &str| stat(&s, k);
     assert!(num("frames") > 60.0, "frames <= 60{ctx}");
     assert!(num("ticks") > 60.0, "ticks <= 60{ctx}");
     assert!(num("player_x") > num("start_x") + 48.0, "the player did not run right (holding Right){ctx}");
@@ -687,11 +683,7 @@ fn recorded_session_replays_to_the_printed_hash() {
     x.xdo(&["keydown", "Left"]);
     thread::sleep(Duration::from_millis(400));
     x.xdo(&["keyup", "Left"]);
-    let status = game.wait_for(Duration::from_secs(40));
-    let (_, stdout, stderr) = game.finish();
-    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
-    let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
-    assert!(status.success(), "game exit status {status}{ctx}");
+    let (stdout, ctx) = exit_ok(game);
     let line = summary_line(&stdout).unwrap_or_else(|| panic!("no summary line{ctx}"));
     let hash = line
         .split_whitespace()

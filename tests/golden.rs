@@ -5,14 +5,17 @@
 //! streak), the goal portal turned to a mid-tick angle, and the F3 overlay over the game.
 //!
 //! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
-//! committing); a missing golden fails the test. With no adapter at all the tests fail: CI
-//! installs Mesa's lavapipe (scripts/test).
+//! committing); a missing golden fails the test. With no adapter at all the tests fail
+//! (`common::gpu::offscreen`): CI installs Mesa's lavapipe (scripts/test).
 
+mod common;
+
+use common::images::{load_rgba, save_png};
+use common::root;
 use ledge::game_loop::Loop;
-use ledge::lab::shots::save_png;
 use ledge::lab::{LabOptions, run_script_observed};
 use ledge::render::overlay::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
-use ledge::render::sprites::{OFFSCREEN_FORMAT, Offscreen};
+use ledge::render::sprites::OFFSCREEN_FORMAT;
 use ledge::render::text::TextRenderer;
 use std::path::{Path, PathBuf};
 
@@ -25,11 +28,11 @@ const CHANNEL_TOLERANCE: u8 = 24;
 const MAX_DIFFERENT: f64 = 0.002;
 
 fn golden_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.png"))
+    root().join("tests/golden").join(format!("{name}.png"))
 }
 
 fn load_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let (w, h, rgba) = ledge::assets::load_png_rgba(path).unwrap_or_else(|e| {
+    let (w, h, rgba) = load_rgba(path).unwrap_or_else(|e| {
         panic!("{e}: missing golden; run `LEDGE_BLESS=1 cargo test --test golden` and look at it")
     });
     (w, h, rgba)
@@ -64,16 +67,12 @@ fn check(name: &str, rgba: &[u8]) {
 }
 
 fn opts() -> LabOptions {
-    LabOptions {
-        script_name: "golden".into(),
-        script_dir: env!("CARGO_MANIFEST_DIR").into(),
-        summary_only: true,
-    }
+    common::lab::options("golden", root(), true)
 }
 
 /// Run `script`, drawing the first frame for which `pick` says yes; returns the image.
 fn shoot(script: &str, mut pick: impl FnMut(u64, &Loop) -> bool) -> Vec<u8> {
-    let mut off = Offscreen::new().expect("a GPU adapter (lavapipe: mesa-vulkan-drivers)");
+    let mut off = common::gpu::offscreen();
     let mut shot = None;
     run_script_observed(script, &opts(), &mut |f, lp| {
         if shot.is_none() && pick(f, lp) {
@@ -140,7 +139,7 @@ fn goal_turned_between_two_ticks() {
 
 #[test]
 fn telemetry_overlay_over_the_game() {
-    let mut off = Offscreen::new().expect("a GPU adapter (lavapipe: mesa-vulkan-drivers)");
+    let mut off = common::gpu::offscreen();
     let mut text = TextRenderer::new(&off.ctx, OFFSCREEN_FORMAT).expect("the shipped font loads");
     let mut img = None;
     run_script_observed("frame 16.666667 x2\n", &opts(), &mut |f, lp| {

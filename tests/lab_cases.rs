@@ -5,28 +5,21 @@
 //! Each assertion is labelled with the exact Python text of its `# expect:` line; a case fails
 //! if a label is not in the file or a line of the file has no assertion, so a case edited in
 //! `shared/` and copied here cannot silently lose a check. Also checked: every `.lab` in
-//! `tests/cases` has a test here, and the copies are byte-identical to `../shared/cases` when
-//! that folder exists.
+//! `tests/cases` has a test here, and the copies are byte-identical to `../shared/cases` (a
+//! missing `../shared/cases` fails: CI always has it beside the clone).
 
+mod common;
+
+use common::lab::rise;
+use common::root;
 use ledge::lab::report::{FrameReport, Report, SummaryReport, TickReport};
-use ledge::lab::{LabOptions, run_script};
+use ledge::lab::run_script;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 /// The folder holding the project's copies of the cases.
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases")
-}
-
-/// labcheck's `rise(ticks)`: y on the tick before the first `jump_started` tick (the first tick
-/// when the jump starts on tick 1) minus the smallest y from that jump on; 0 with no jump.
-/// Pixels, y down, so a positive rise is upwards.
-fn rise(ticks: &[TickReport]) -> f64 {
-    let Some(j) = ticks.iter().position(|t| t.jump_started) else {
-        return 0.0;
-    };
-    let base = if j > 0 { ticks[j - 1].y } else { ticks[0].y };
-    base - ticks[j..].iter().map(|t| t.y).fold(f64::INFINITY, f64::min)
+    root().join("tests/cases")
 }
 
 /// labcheck's `near(a, b, tol)`: `abs(a - b) <= tol`.
@@ -62,7 +55,7 @@ fn run_file(name: &str) -> (String, Report) {
     let path = cases_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let summary_only = text.lines().any(|l| l.trim() == "# summary-only");
-    let opts = LabOptions { script_name: path.display().to_string(), script_dir: cases_dir(), summary_only };
+    let opts = common::lab::options(&path.display().to_string(), &cases_dir(), summary_only);
     let report = run_script(&text, &opts).unwrap_or_else(|e| panic!("{name} did not run: {e}"));
     (text, report)
 }
@@ -461,13 +454,17 @@ fn every_case_file_has_a_test() {
     }
 }
 
+/// The copies in `tests/cases` are byte-identical to `../shared/cases`, which CI always has
+/// beside the clone: a missing folder fails the test (a copy could drift unseen otherwise).
 #[test]
 fn case_copies_match_the_shared_cases() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
-    if !shared.is_dir() {
-        println!("note: {} is absent; the copies in tests/cases were not compared", shared.display());
-        return;
-    }
+    let shared = root().join("../shared/cases");
+    assert!(
+        shared.is_dir(),
+        "{} is missing, so the copies in tests/cases cannot be compared with the shared cases: \
+         check out the shared repository as `shared/` beside this clone (CI always has it there)",
+        shared.display()
+    );
     let names = case_files(&shared);
     assert!(!names.is_empty(), "{} holds no .lab files", shared.display());
     for name in names {

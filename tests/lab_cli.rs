@@ -5,37 +5,16 @@
 //! (the same timestamped events over the same total time, cut into random frame patterns, give
 //! the same ticks and `state_hash`) and tick-rate soaks over simulated hours and a day.
 
+mod common;
+
+use common::lab::ms;
+use common::scratch::Scratch;
+use common::{ledge, root};
 use ledge::lab::report::Report;
-use ledge::lab::{LabOptions, run_script};
 use serde_json::Value;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `ledge` run from the project root.
-fn ledge() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ledge"));
-    c.current_dir(root());
-    c
-}
-
-/// A fresh, empty folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab_cli").join(format!(
-        "{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 /// Run `ledge` with `args`, feeding `stdin` when given.
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
@@ -159,10 +138,10 @@ fn read_json(path: &Path) -> Value {
 
 #[test]
 fn json_out_has_every_documented_field() {
-    let dir = scratch("json");
-    let script = dir.join("small.lab");
+    let dir = Scratch::new("lab_cli-json");
+    let script = dir.path("small.lab");
     std::fs::write(&script, SMALL).unwrap();
-    let out = dir.join("report.json");
+    let out = dir.path("report.json");
     let o = run(&["lab", script.to_str().unwrap(), "--json", out.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(o.stdout.is_empty(), "with --json OUT nothing goes to standard output");
@@ -174,7 +153,7 @@ fn json_out_has_every_documented_field() {
     assert_eq!(r["summary"]["respawns"], 1, "the teleport counts as a respawn");
     let ticks = r["ticks"].as_array().unwrap();
     assert_eq!(ticks.iter().filter(|t| t["respawned"] == true).count(), 1);
-    assert!(!dir.join("report.json.partial").exists(), "no partial file left behind");
+    assert!(!dir.path("report.json.partial").exists(), "no partial file left behind");
 }
 
 #[test]
@@ -190,10 +169,10 @@ fn without_json_the_report_goes_to_standard_output() {
 
 #[test]
 fn summary_flag_leaves_out_frames_and_ticks() {
-    let dir = scratch("summary");
-    let script = dir.join("small.lab");
+    let dir = Scratch::new("lab_cli-summary");
+    let script = dir.path("small.lab");
     std::fs::write(&script, SMALL).unwrap();
-    let (full_out, sum_out) = (dir.join("full.json"), dir.join("summary.json"));
+    let (full_out, sum_out) = (dir.path("full.json"), dir.path("summary.json"));
     let o = run(&["lab", script.to_str().unwrap(), "--json", full_out.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = run(&["lab", script.to_str().unwrap(), "--json", sum_out.to_str().unwrap(), "--summary"], None);
@@ -209,8 +188,8 @@ fn summary_flag_leaves_out_frames_and_ticks() {
 
 #[test]
 fn script_from_standard_input() {
-    let dir = scratch("stdin");
-    let script = dir.join("small.lab");
+    let dir = Scratch::new("lab_cli-stdin");
+    let script = dir.path("small.lab");
     std::fs::write(&script, SMALL).unwrap();
     let from_file = run(&["lab", script.to_str().unwrap()], None);
     let from_stdin = run(&["lab", "-"], Some(SMALL));
@@ -249,11 +228,11 @@ fn names_line(msg: &str, script: &str, line: usize) -> bool {
 
 #[test]
 fn malformed_scripts_exit_2_with_one_line_and_no_report() {
-    let dir = scratch("malformed");
+    let dir = Scratch::new("lab_cli-malformed");
     for (i, (what, text, line)) in MALFORMED.iter().enumerate() {
-        let script = dir.join(format!("bad{i}.lab"));
+        let script = dir.path(&format!("bad{i}.lab"));
         std::fs::write(&script, text).unwrap();
-        let out = dir.join(format!("bad{i}.json"));
+        let out = dir.path(&format!("bad{i}.json"));
         let path = script.to_str().unwrap();
         let o = run(&["lab", path, "--json", out.to_str().unwrap()], None);
         let err = stderr(&o);
@@ -337,12 +316,6 @@ impl Rng {
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
         lo + self.next() % (hi - lo + 1)
     }
-}
-
-/// Nanoseconds written as exact milliseconds (`16.666667`), which the lab reads back to the
-/// same integer nanosecond.
-fn ms(ns: u64) -> String {
-    format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
 }
 
 const MAX_FRAME_NS: u64 = 250_000_000;
@@ -433,12 +406,7 @@ fn script(config: &str, frames: &[u64], events: &[(u64, String)], rng: &mut Rng)
 }
 
 fn lab(text: &str) -> Report {
-    let opts = LabOptions {
-        script_name: "<generated>".into(),
-        script_dir: root().to_path_buf(),
-        summary_only: false,
-    };
-    run_script(text, &opts).unwrap_or_else(|e| panic!("{e}\n--- script ---\n{text}"))
+    common::lab::run(text, &common::lab::options("<generated>", root(), false))
 }
 
 #[test]
@@ -522,9 +490,7 @@ fn binary_and_library_agree() {
 
 fn soak(config: &str, frame_ns: u64, frames: u64) -> Report {
     let text = format!("{config}press right @0\nframe {} x{frames}\n", ms(frame_ns));
-    let opts =
-        LabOptions { script_name: "<soak>".into(), script_dir: root().to_path_buf(), summary_only: true };
-    let r = run_script(&text, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let r = common::lab::run(&text, &common::lab::options("<soak>", root(), true));
     assert!(r.frames.is_none() && r.ticks.is_none(), "summary_only leaves out frames and ticks");
     let s = &r.summary;
     assert_eq!(s.frames, frames);

@@ -5,24 +5,19 @@
 //! `ticks` entry per step, wall time = simulated + banked + dropped, and with no clamp and no cap
 //! exactly floor(total x rate) ticks. Plus fixed regressions for inputs that once broke it.
 
+mod common;
+
+use common::lab::ms;
 use ledge::lab::report::Report;
 use ledge::lab::script::parse;
-use ledge::lab::{LabError, LabOptions, run_script};
+use ledge::lab::{LabError, run_script};
 use proptest::prelude::*;
-use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-fn opts() -> LabOptions {
-    LabOptions {
-        script_name: "<prop>".into(),
-        script_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases"),
-        summary_only: false,
-    }
-}
-
+/// Runs `text` (an error is an answer here, not a failure).
 fn lab(text: &str) -> Result<Report, LabError> {
-    run_script(text, &opts())
+    run_script(text, &common::lab::options("<prop>", &common::root().join("tests/cases"), false))
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -281,11 +276,6 @@ proptest! {
             }
         }
     }
-}
-
-/// Frame deltas, nanoseconds, written as exact milliseconds.
-fn ms(ns: u64) -> String {
-    format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
 }
 
 proptest! {

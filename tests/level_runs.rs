@@ -18,24 +18,21 @@
 use glam::DVec2;
 use ledge::input::Action;
 use ledge::input::latch::TickInput;
+mod common;
+
+use common::root;
 use ledge::lab::report::SummaryReport;
-use ledge::lab::{LabOptions, run_script};
-use ledge::level::tiled_map::{level_path, load_tmx};
+use ledge::level::tiled_map::level_path;
 use ledge::level::{Level, TILE, TileKind};
 use ledge::sim::{HITBOX, Tuning, World, step};
-use std::path::{Path, PathBuf};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use std::path::PathBuf;
 
 fn scripts_dir() -> PathBuf {
     root().join("tests/levels")
 }
 
 fn level(n: u32) -> Level {
-    let path = level_path(&root().join("assets"), &format!("level{n}"));
-    load_tmx(&path).unwrap_or_else(|e| panic!("{e}"))
+    common::levels::shipped(&format!("level{n}"))
 }
 
 fn tuning() -> Tuning {
@@ -60,12 +57,8 @@ fn replay(n: u32, tuning_overrides: &[(&str, f64)]) -> SummaryReport {
             }
         }
     }
-    let opts = LabOptions {
-        script_name: format!("tests/levels/level{n}.lab"),
-        script_dir: scripts_dir(),
-        summary_only: true,
-    };
-    run_script(&text, &opts).unwrap_or_else(|e| panic!("{e}")).summary
+    let opts = common::lab::options(&format!("tests/levels/level{n}.lab"), &scripts_dir(), true);
+    common::lab::run(&text, &opts).summary
 }
 
 /// The shipped levels, `assets/levels/level1.tmx`, `level2.tmx`, ... (numbered without gaps,

@@ -1,23 +1,20 @@
 //! Level files: the shipped levels load and make sense; malformed maps are rejected with a
 //! one-line message naming the file, never a panic.
 
-use ledge::assets::assets_dir;
-use ledge::level::tiled_map::{level_path, load_tmx};
+mod common;
+
+use ledge::level::tiled_map::load_tmx;
 use ledge::level::{Level, LevelError, TILE, TileKind};
 use ledge::render::atlas;
-use std::path::{Path, PathBuf};
-
-/// Player hitbox, pixels (`sim::player::HITBOX`).
-const HITBOX_W: f64 = 12.0;
-const HITBOX_H: f64 = 22.0;
+use ledge::sim::HITBOX;
+use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/levels").join(name)
+    common::root().join("tests/fixtures/levels").join(name)
 }
 
 fn level1() -> Level {
-    let path = level_path(&assets_dir().expect("assets folder"), "level1");
-    load_tmx(&path).unwrap_or_else(|e| panic!("{e}"))
+    common::levels::shipped("level1")
 }
 
 /// The cell (column, row) holding the pixel (x, y).
@@ -28,13 +25,13 @@ fn cell(x: f64, y: f64) -> (i64, i64) {
 /// True when a hitbox at `pos` (top-left) overlaps no solid or hazard cell.
 fn is_clear(level: &Level, pos: glam::DVec2) -> bool {
     let (x0, y0) = cell(pos.x, pos.y);
-    let (x1, y1) = cell(pos.x + HITBOX_W - 0.001, pos.y + HITBOX_H - 0.001);
+    let (x1, y1) = cell(pos.x + HITBOX.x - 0.001, pos.y + HITBOX.y - 0.001);
     (y0..=y1).all(|y| (x0..=x1).all(|x| matches!(level.kind_at(x, y), TileKind::Empty | TileKind::OneWay)))
 }
 
 /// True when a hitbox at `pos` stands on a solid cell (under the centre of its feet).
 fn stands_on_solid(level: &Level, pos: glam::DVec2) -> bool {
-    let feet = pos + glam::DVec2::new(HITBOX_W / 2.0, HITBOX_H);
+    let feet = pos + glam::DVec2::new(HITBOX.x / 2.0, HITBOX.y);
     let (x, y) = cell(feet.x, feet.y);
     feet.y % TILE == 0.0 && level.kind_at(x, y) == TileKind::Solid
 }

@@ -5,30 +5,25 @@
 //! Tick numbering: with `frame 16.666667` frames at 60 Hz, frame n runs exactly tick n, and an
 //! event written right after frame n (offset +0) is consumed by tick n + 1.
 
+mod common;
+
 use ledge::lab::report::{Report, TickReport};
-use ledge::lab::{LabOptions, run_script};
 
 const FRAME: &str = "frame 16.666667";
 
 fn run(script: &str) -> Report {
-    let opts = LabOptions {
-        script_name: "mechanics".into(),
-        script_dir: env!("CARGO_MANIFEST_DIR").into(),
-        summary_only: false,
-    };
-    run_script(script, &opts).unwrap_or_else(|e| panic!("{e}\n{script}"))
+    common::lab::run(script, &common::lab::options("mechanics", common::root(), false))
 }
 
 fn ticks(r: &Report) -> &[TickReport] {
     r.ticks.as_deref().unwrap()
 }
 
-/// Rise of the first jump, pixels (labcheck's `rise`).
+/// Rise of the first jump, pixels (labcheck's `rise`); fails when no jump started.
 fn rise(r: &Report) -> f64 {
     let t = ticks(r);
-    let j = t.iter().position(|t| t.jump_started).expect("a jump started");
-    let base = t[j.saturating_sub(1)].y;
-    base - t[j..].iter().map(|t| t.y).fold(f64::INFINITY, f64::min)
+    assert!(t.iter().any(|t| t.jump_started), "a jump started");
+    common::lab::rise(t)
 }
 
 fn frames(n: u64) -> String {

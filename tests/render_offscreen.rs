@@ -1,15 +1,20 @@
 //! The sprite renderer drawn off-screen (no window) on whatever adapter exists (Mesa lavapipe in
 //! CI), checked pixel by pixel against the atlas: sky where there is sky, the ground tile's
 //! texels where a ground tile is, the player's texels (mirrored when facing left) where the
-//! player is, dark bars around a letterboxed view, and crisp integer scaling.
+//! player is, dark bars around a letterboxed view, and crisp integer scaling. With no adapter
+//! at all the tests fail (`common::gpu::offscreen`): CI installs Mesa's lavapipe
+//! (scripts/test).
 //!
 //! Clock: render frame (one frame per image).
 
+mod common;
+
+use common::gpu::offscreen;
+use common::images::{load_rgba, save_png};
 use glam::DVec2;
 use ledge::level::{Level, TileKind};
 use ledge::render::atlas::{self, AtlasRegion};
-use ledge::render::gpu::RenderError;
-use ledge::render::sprites::{LETTERBOX_SRGB, Offscreen, SKY_SRGB};
+use ledge::render::sprites::{LETTERBOX_SRGB, SKY_SRGB};
 use ledge::render::view::{FrameView, PlayerDraw, PlayerPose};
 
 /// 40 x 23 tiles; a row of ground at tile row 20 (y 320..336 px).
@@ -69,11 +74,7 @@ fn dump(name: &str, img: &Image) {
     };
     let path = std::path::Path::new(&dir).join(format!("{name}.png"));
     let h = img.px.len() as u32 / 4 / img.w;
-    let file = std::fs::File::create(&path).expect("create dump");
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header().and_then(|mut w| w.write_image_data(&img.px)).expect("write dump");
+    save_png(&path, img.w, h, &img.px).unwrap_or_else(|e| panic!("dump: {e}"));
     println!("wrote {}", path.display());
 }
 
@@ -83,20 +84,8 @@ fn close(a: [u8; 4], b: [u8; 3]) -> bool {
 
 fn load_atlas() -> Image {
     let dir = ledge::assets::assets_dir().expect("assets folder");
-    let (w, _h, px) = ledge::assets::load_png_rgba(&dir.join(atlas::ATLAS_PATH)).expect("atlas");
+    let (w, _h, px) = load_rgba(&dir.join(atlas::ATLAS_PATH)).expect("atlas");
     Image { w, px }
-}
-
-/// Renders, or returns `None` (after printing why) when the machine has no adapter at all.
-fn offscreen() -> Option<Offscreen> {
-    match Offscreen::new() {
-        Ok(o) => Some(o),
-        Err(RenderError::NoAdapter(why)) => {
-            println!("SKIP: no adapter ({why})");
-            None
-        }
-        Err(e) => panic!("off-screen renderer: {e}"),
-    }
 }
 
 /// Every opaque texel of `region` appears at `(x0, y0)` scaled by `scale` (mirrored if asked).
@@ -133,7 +122,7 @@ fn assert_sprite(
 
 #[test]
 fn sky_ground_and_player_at_scale_1() {
-    let Some(mut off) = offscreen() else { return };
+    let mut off = offscreen();
     println!("adapter: {}", off.ctx.info);
     let level = test_level();
     let atlas_img = load_atlas();
@@ -160,7 +149,7 @@ fn sky_ground_and_player_at_scale_1() {
 
 #[test]
 fn facing_left_mirrors_the_player() {
-    let Some(mut off) = offscreen() else { return };
+    let mut off = offscreen();
     let level = test_level();
     let atlas_img = load_atlas();
     let img = Image { w: 640, px: off.render(&view(&level, true), 640, 360).expect("render") };
@@ -170,7 +159,7 @@ fn facing_left_mirrors_the_player() {
 
 #[test]
 fn integer_scale_with_letterbox() {
-    let Some(mut off) = offscreen() else { return };
+    let mut off = offscreen();
     let level = test_level();
     let atlas_img = load_atlas();
     // 1280 x 800: scale 2 (1280 x 720), bars 40 px high above and below.
@@ -187,7 +176,7 @@ fn integer_scale_with_letterbox() {
 
 #[test]
 fn fractional_camera_never_bleeds_padding() {
-    let Some(mut off) = offscreen() else { return };
+    let mut off = offscreen();
     let level = test_level();
     let atlas_img = load_atlas();
     let ground = atlas::tile_region(atlas::GROUND_TOP);
@@ -207,7 +196,7 @@ fn fractional_camera_never_bleeds_padding() {
 
 #[test]
 fn rotated_goal_samples_only_its_own_atlas_cell() {
-    let Some(mut off) = offscreen() else { return };
+    let mut off = offscreen();
     let mut level = test_level();
     // The goal in mid-air at tile (10, 10): level pixels 160..176, centre (168, 168); at scale
     // 2 with the camera at (320, 180) its centre is window pixel (336, 336).

@@ -25,499 +25,32 @@
 //!   three recorded level scripts into the game in real time as XTest keys, level 1 to the end
 //!   screen (about 45 s).
 //!
+//! The harness is `tests/common/` (`xvfb`, `proc`, `exit`, `scratch`, `levels`, `images`).
 //! Each test starts its own Xvfb on a free display number in `:90..=:159` (Xvfb's lock file
 //! decides, so other users of the machine never share one). The tests of this file run one
 //! at a time ([`serial`]): several measure rates, and two cores rendering several games in
-//! software at once would starve them. Xvfb and the game are killed on every exit path (guards with `Drop`). When
-//! Xvfb, xdotool, xwd or convert is missing the tests fail and say to run `scripts/test`,
-//! which installs them.
+//! software at once would starve them. Xvfb and the game are killed on every exit path
+//! (guards with `Drop`). When Xvfb, xdotool, xwd or convert is missing the tests fail and say
+//! to run `scripts/test`, which installs them.
 //!
 //! `LEDGE_E2E_SHOT=FILE.png cargo test --test window_e2e` keeps `run_and_jump`'s screenshot.
 //!
 //! Clock: wall time (real processes, real sleeps).
 
-use std::collections::{HashMap, HashSet};
+mod common;
+
+use common::exit::{exit_ok, exit_stats, stat, summary_line};
+use common::images::read_rgb;
+use common::levels::write_flat_level;
+use common::proc::{Proc, run_tool};
+use common::scratch::Scratch;
+use common::xvfb::{Xvfb, await_size, require_tools, serial, window_rect};
+use common::{GAME, ledge, root};
+use std::collections::HashSet;
 use std::fs;
-use std::io::{BufReader, Read};
-use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Mutex, MutexGuard};
-use std::thread::{self, JoinHandle};
+use std::process::Command;
+use std::thread;
 use std::time::{Duration, Instant};
-
-const GAME: &str = env!("CARGO_BIN_EXE_ledge");
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-
-/// How long the game may take to show its window (debug build, software Vulkan, busy CPUs).
-const WINDOW_TIMEOUT: Duration = Duration::from_secs(45);
-
-/// Fails (never skips) when a tool the windowed tests need is not installed.
-fn require_tools(tools: &[&str]) {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| !std::env::split_paths(&path).any(|d| d.join(t).is_file()))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "windowed end-to-end tests need {missing:?}, not installed here: run scripts/test \
-         (it installs xvfb xauth xdotool x11-apps imagemagick mesa-vulkan-drivers libvulkan1 \
-         on Debian/Ubuntu)"
-    );
-}
-
-/// Held by every test of this file for its whole run: see the module docs.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Waits for the other windowed tests to finish (a failed one does not block the rest).
-fn serial() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A scratch directory (removed on drop) with a private `XDG_RUNTIME_DIR` inside.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ledge-e2e-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("xdg")).expect("create scratch dir");
-        fs::set_permissions(dir.join("xdg"), fs::Permissions::from_mode(0o700))
-            .expect("chmod 700 XDG_RUNTIME_DIR");
-        Scratch { dir }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    fn xdg(&self) -> PathBuf {
-        self.dir.join("xdg")
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Collects everything a pipe produces, on a thread (so a chatty child never blocks).
-fn drain(r: impl Read + Send + 'static) -> JoinHandle<String> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = BufReader::new(r).read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
-/// A child process that is killed and reaped when dropped, unless it already finished.
-struct Proc {
-    name: String,
-    child: Child,
-    done: Option<ExitStatus>,
-    stdout: Option<JoinHandle<String>>,
-    stderr: Option<JoinHandle<String>>,
-}
-
-impl Proc {
-    /// Starts `cmd` with stdout and stderr captured.
-    fn spawn(name: &str, cmd: &mut Command) -> Proc {
-        let mut child =
-            cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(
-                |e| panic!("cannot start {name}: {e} (run scripts/test to install what the tests need)"),
-            );
-        let stdout = child.stdout.take().map(drain);
-        let stderr = child.stderr.take().map(drain);
-        Proc { name: name.to_owned(), child, done: None, stdout, stderr }
-    }
-
-    /// The exit status if the process has finished.
-    fn poll(&mut self) -> Option<ExitStatus> {
-        if self.done.is_none() {
-            self.done = self.child.try_wait().expect("try_wait");
-        }
-        self.done
-    }
-
-    /// Waits up to `limit` for the process to finish.
-    fn wait_for(&mut self, limit: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(s) = self.poll() {
-                return Some(s);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Kills the process if it still runs, then returns its status and output.
-    fn finish(mut self) -> (Option<ExitStatus>, String, String) {
-        let status = self.poll();
-        if status.is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-        let (out, err) = self.take_output();
-        (status, out, err)
-    }
-
-    /// Everything the process wrote (waits for its pipes to close: call once it has exited
-    /// or been killed).
-    fn take_output(&mut self) -> (String, String) {
-        let join =
-            |h: Option<JoinHandle<String>>| h.map(|h| h.join().unwrap_or_default()).unwrap_or_default();
-        (join(self.stdout.take()), join(self.stderr.take()))
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if self.poll().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-/// Runs a short helper command to completion, killing it and failing after `limit`.
-fn run_tool(cmd: &mut Command, what: &str, limit: Duration) -> (ExitStatus, String, String) {
-    let mut p = Proc::spawn(what, cmd);
-    p.wait_for(limit);
-    let name = p.name.clone();
-    let (status, out, err) = p.finish();
-    match status {
-        Some(s) => (s, out, err),
-        None => panic!("{name} did not finish within {limit:?}; stderr: {err}"),
-    }
-}
-
-/// First and last X display numbers the tests try (`:90` .. `:159`).
-const DISPLAYS: std::ops::RangeInclusive<u32> = 90..=159;
-
-/// Spreads the display numbers that parallel tests of this process try first.
-static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
-
-/// True when the X server on display `n` answers a client request.
-fn serves_clients(n: u32) -> bool {
-    Command::new("xdotool")
-        .arg("getdisplaygeometry")
-        .env("DISPLAY", format!(":{n}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// A private X server. Dropping it kills the server and removes its lock file and socket.
-struct Xvfb {
-    display: String,
-    number: u32,
-    proc: Option<Proc>,
-}
-
-impl Xvfb {
-    /// Starts `Xvfb :N` on a free display number N in [`DISPLAYS`] and waits until it
-    /// accepts connections. Xvfb's own lock file (`/tmp/.XN-lock`, taken atomically) decides
-    /// who owns a number, so parallel tests and other users of the machine never share one.
-    fn start() -> Xvfb {
-        require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
-        let span = DISPLAYS.end() - DISPLAYS.start() + 1;
-        let first = std::process::id() * 7 + NEXT_DISPLAY.fetch_add(5, Ordering::Relaxed);
-        let mut last_err = String::new();
-        for i in 0..span {
-            let n = DISPLAYS.start() + (first + i) % span;
-            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
-            if owner_alive(&lock) {
-                continue; // taken: do not even try
-            }
-            let mut proc = Proc::spawn(
-                "Xvfb",
-                Command::new("Xvfb").args([
-                    &format!(":{n}"),
-                    "-screen",
-                    "0",
-                    "1280x800x24",
-                    "-nolisten",
-                    "tcp",
-                    // No server reset when the last client leaves: the readiness probe's
-                    // disconnect would otherwise reset it just as the game connects.
-                    "-noreset",
-                ]),
-            );
-            let pid = proc.child.id();
-            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-            let deadline = Instant::now() + Duration::from_secs(20);
-            let ready = loop {
-                if proc.poll().is_some() {
-                    break false; // lost the race for this number (or cannot start at all)
-                }
-                let ours = fs::read_to_string(&lock).is_ok_and(|t| t.trim().parse::<u32>().ok() == Some(pid));
-                // The socket accepts before the server serves: a real client request (xdotool
-                // asking for the screen size) is the proof that the game can connect.
-                if ours && UnixStream::connect(&socket).is_ok() && serves_clients(n) {
-                    break true;
-                }
-                if Instant::now() >= deadline {
-                    break false;
-                }
-                thread::sleep(Duration::from_millis(20));
-            };
-            if ready {
-                return Xvfb { display: format!(":{n}"), number: n, proc: Some(proc) };
-            }
-            let (status, _, err) = proc.finish();
-            last_err = format!(":{n}: {status:?}: {err}");
-        }
-        panic!("could not start Xvfb on any display in {DISPLAYS:?}; last try {last_err}");
-    }
-
-    /// Starts openbox, a light window manager, on this display and waits until it manages
-    /// windows (it runs its `--startup` command once ready). Killed when the `Proc` drops.
-    fn window_manager(&self, scratch: &Scratch) -> Proc {
-        require_tools(&["openbox"]);
-        let ready = scratch.path("wm-ready");
-        let mut wm = Proc::spawn(
-            "openbox",
-            Command::new("openbox")
-                .args(["--startup", &format!("touch '{}'", ready.display())])
-                .env("DISPLAY", &self.display)
-                .env("XDG_RUNTIME_DIR", scratch.xdg()),
-        );
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !ready.exists() {
-            if let Some(s) = wm.poll() {
-                let (_, err) = wm.take_output();
-                panic!("openbox exited ({s}) before it was ready: {err}");
-            }
-            assert!(Instant::now() < deadline, "openbox not ready on {} within 20 s", self.display);
-            thread::sleep(Duration::from_millis(50));
-        }
-        wm
-    }
-
-    /// Runs `xdotool ARGS` on this display.
-    fn xdotool(&self, args: &[&str]) -> (ExitStatus, String, String) {
-        run_tool(
-            Command::new("xdotool").args(args).env("DISPLAY", &self.display),
-            &format!("xdotool {}", args.join(" ")),
-            Duration::from_secs(10),
-        )
-    }
-
-    /// Runs `xdotool ARGS` and fails the test if it fails.
-    fn xdo(&self, args: &[&str]) -> String {
-        let (s, out, err) = self.xdotool(args);
-        assert!(s.success(), "xdotool {} failed ({s}): {err}", args.join(" "));
-        out
-    }
-
-    /// Starts the game on this display with `args`.
-    fn game(&self, scratch: &Scratch, args: &[&str]) -> Proc {
-        Proc::spawn(
-            "ledge",
-            Command::new(GAME)
-                .args(args)
-                .current_dir(MANIFEST_DIR)
-                .env("DISPLAY", &self.display)
-                .env("XDG_RUNTIME_DIR", scratch.xdg())
-                .env_remove("WAYLAND_DISPLAY")
-                .env_remove("RUST_LOG"),
-        )
-    }
-
-    /// Waits for the game's visible window titled exactly `Ledge`; returns its id. Fails
-    /// early with the game's output when the game exits first.
-    fn wait_window(&self, game: &mut Proc) -> String {
-        let deadline = Instant::now() + WINDOW_TIMEOUT;
-        loop {
-            let (_, out, _) = self.xdotool(&["search", "--onlyvisible", "--name", "^Ledge$"]);
-            if let Some(id) = out.split_whitespace().next() {
-                return id.to_owned();
-            }
-            if let Some(s) = game.poll() {
-                let (out, err) = game.take_output();
-                panic!("the game exited ({s}) before its window appeared\nstdout: {out}\nstderr: {err}");
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no window titled 'Ledge' on {} within {WINDOW_TIMEOUT:?}",
-                self.display
-            );
-            thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Gives `win` the keyboard focus (there is no window manager: activation may fail, and
-    /// plain X focus plus the pointer inside the window is what counts).
-    fn focus(&self, win: &str) {
-        let _ = self.xdotool(&["windowactivate", win]);
-        self.xdo(&["mousemove", "--window", win, "40", "40"]);
-        self.xdo(&["windowfocus", "--sync", win]);
-    }
-
-    /// Screenshot of the whole screen as PNG (`xwd -root | convert`).
-    fn screenshot(&self, png: &Path) {
-        let pipeline =
-            format!("xwd -root -display '{}' -silent | convert xwd:- 'PNG:{}'", self.display, png.display());
-        let (s, _, err) =
-            run_tool(Command::new("sh").args(["-c", &pipeline]), "xwd | convert", Duration::from_secs(20));
-        assert!(s.success(), "screenshot failed ({s}): {err}");
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        // SIGKILL leaves the lock file and socket behind: remove them (they are ours).
-        drop(self.proc.take());
-        let _ = fs::remove_file(format!("/tmp/.X{}-lock", self.number));
-        let _ = fs::remove_file(format!("/tmp/.X11-unix/X{}", self.number));
-    }
-}
-
-/// Whether the X lock file at `path` names a running process.
-fn owner_alive(path: &Path) -> bool {
-    fs::read_to_string(path)
-        .ok()
-        .and_then(|t| t.trim().parse::<u32>().ok())
-        .is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists())
-}
-
-/// A flat 120 x 22 tile level (ground from tile row 18 down, spawn at x = 56, decoration
-/// only above it), written to `path` with the shipped tileset, so a blind run to the right
-/// never meets a pit, and the screenshot shows the usual mix of sky, clouds, grass and dirt.
-fn write_flat_level(path: &Path) {
-    let (w, h) = (120, 22);
-    let gid = |col: usize, row: usize| match row {
-        // clouds (decoration)
-        4 if col % 23 == 9 => 20,
-        4 if col % 23 == 10 => 21,
-        // bush, flowers, grass tuft (decoration)
-        17 if col % 11 == 6 => 17,
-        17 if col % 7 == 3 => 19,
-        17 if col % 5 == 1 => 18,
-        18 => 1,                      // ground_top
-        19 | 20 if col % 6 == 4 => 8, // ground_fill_alt
-        19 | 20 => 5,                 // ground_fill
-        21 => 23,                     // ground_deep
-        _ => 0,
-    };
-    let rows: Vec<String> =
-        (0..h).map(|r| (0..w).map(|c| gid(c, r).to_string()).collect::<Vec<_>>().join(",")).collect();
-    let tileset = Path::new(MANIFEST_DIR).join("assets/tilesets/ledge.tsx");
-    let tmx = format!(
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" tilewidth="16" tileheight="16" infinite="0" nextlayerid="3" nextobjectid="2">
- <properties>
-  <property name="name" value="e2e flat"/>
- </properties>
- <tileset firstgid="1" source="{tileset}"/>
- <layer id="1" name="tiles" width="{w}" height="{h}">
-  <data encoding="csv">
-{data}
-</data>
- </layer>
- <objectgroup id="2" name="objects">
-  <object id="1" name="start" type="spawn" x="56" y="288">
-   <point/>
-  </object>
- </objectgroup>
-</map>
-"#,
-        tileset = tileset.display(),
-        data = rows.join(",\n"),
-    );
-    fs::write(path, tmx).expect("write flat level");
-}
-
-/// Decodes a PNG into RGB pixels: (width, height, rgb bytes).
-fn read_rgb(path: &Path) -> (usize, usize, Vec<u8>) {
-    let file = BufReader::new(fs::File::open(path).expect("open screenshot"));
-    let mut dec = png::Decoder::new(file);
-    dec.set_transformations(png::Transformations::normalize_to_color8());
-    let mut reader = dec.read_info().expect("screenshot is a PNG");
-    let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
-    let info = reader.next_frame(&mut buf).expect("decode screenshot");
-    let (w, h) = (info.width as usize, info.height as usize);
-    let channels = match info.color_type {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::GrayscaleAlpha => 2,
-        png::ColorType::Rgb => 3,
-        png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => panic!("palette not expanded"),
-    };
-    let mut rgb = Vec::with_capacity(w * h * 3);
-    for px in buf[..info.buffer_size()].chunks_exact(channels) {
-        match channels {
-            1 | 2 => rgb.extend_from_slice(&[px[0]; 3]),
-            _ => rgb.extend_from_slice(&px[..3]),
-        }
-    }
-    (w, h, rgb)
-}
-
-/// The window's rectangle on the root window: (x, y, width, height).
-fn window_rect(x: &Xvfb, win: &str) -> (usize, usize, usize, usize) {
-    let out = x.xdo(&["getwindowgeometry", "--shell", win]);
-    let vals: HashMap<&str, i64> = out
-        .lines()
-        .filter_map(|l| l.split_once('='))
-        .filter_map(|(k, v)| Some((k, v.trim().parse().ok()?)))
-        .collect();
-    let get = |k: &str| *vals.get(k).unwrap_or_else(|| panic!("no {k} in geometry: {out}"));
-    (get("X").max(0) as usize, get("Y").max(0) as usize, get("WIDTH") as usize, get("HEIGHT") as usize)
-}
-
-/// Waits up to 5 s for the window's size to become `want` (width, height); returns the last
-/// rectangle seen either way.
-fn await_size(x: &Xvfb, win: &str, want: (usize, usize)) -> (usize, usize, usize, usize) {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let rect = window_rect(x, win);
-        if (rect.2, rect.3) == want || Instant::now() >= deadline {
-            return rect;
-        }
-        thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Waits for a game started with `--exit-after` to exit by itself with status 0, then reads
-/// its `--stats` file. Returns the stats and a context string (stats, stdout, stderr) for
-/// assertion messages.
-fn exit_stats(game: Proc, stats: &Path) -> (serde_json::Value, String) {
-    let (_, ctx) = exit_ok(game);
-    let text = fs::read_to_string(stats).unwrap_or_else(|e| panic!("no stats file: {e}{ctx}"));
-    let s: serde_json::Value = serde_json::from_str(&text).expect("stats file is JSON");
-    (s, format!("\nstats: {text}{ctx}"))
-}
-
-/// Waits up to 40 s for a game started with `--exit-after` to exit by itself, and fails the
-/// test unless it exited with status 0, without a panic, after printing its summary line.
-/// Returns its stdout and a context string (stdout, stderr) for assertion messages.
-fn exit_ok(mut game: Proc) -> (String, String) {
-    let status = game.wait_for(Duration::from_secs(40));
-    let (_, stdout, stderr) = game.finish();
-    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
-    let status = status.unwrap_or_else(|| panic!("the game did not exit by itself; killed{ctx}"));
-    assert!(status.success(), "exit status {status}{ctx}");
-    assert!(!stderr.contains("panicked"), "a panic{ctx}");
-    assert!(summary_line(&stdout).is_some(), "no 'ledge: frames=' summary line{ctx}");
-    (stdout, ctx)
-}
-
-/// A number from the stats JSON (fails the test when missing).
-fn stat(s: &serde_json::Value, key: &str) -> f64 {
-    s[key].as_f64().unwrap_or_else(|| panic!("stats field {key} missing or not a number: {s}"))
-}
 
 /// The loop's wake-ups while hidden are at most one per tick (60/s), plus a few for the X
 /// events that hiding and showing bring (focus, map state, visibility).
@@ -540,10 +73,6 @@ fn assert_sleeps_while_hidden(s: &serde_json::Value, ctx: &str) {
         wakeups / hidden_s
     );
     assert!(fps > 75.0, "{fps:.1} frames/s after restore: not back to full rate{ctx}");
-}
-
-fn summary_line(stdout: &str) -> Option<&str> {
-    stdout.lines().find(|l| l.starts_with("ledge: frames="))
 }
 
 #[test]
@@ -698,10 +227,7 @@ fn recorded_session_replays_to_the_printed_hash() {
 
     let script = fs::read_to_string(&rec).unwrap_or_else(|e| panic!("no recording: {e}{ctx}"));
     assert!(script.contains("press right @") && script.contains("press jump @"), "{script}");
-    let out = Command::new(env!("CARGO_BIN_EXE_ledge"))
-        .args(["lab", rec_arg, "--summary"])
-        .output()
-        .expect("run ledge lab");
+    let out = ledge().args(["lab", rec_arg, "--summary"]).output().expect("run ledge lab");
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_str(&report).expect("lab report is JSON");
@@ -868,13 +394,13 @@ fn levels_play_through_in_real_time_under_xdotool() {
     require_tools(&["Xvfb", "xdotool", "xwd", "convert", "python3"]);
     let scratch = Scratch::new("playthrough");
     let shot = scratch.path("end-screen.png");
-    let script = Path::new(MANIFEST_DIR).join("scripts/xdo-playthrough");
+    let script = root().join("scripts/xdo-playthrough");
     let mut tries = Vec::new();
     for attempt in 1..=3 {
         let (status, out, err) = run_tool(
             Command::new(&script)
                 .args(["--bin", GAME, "--shot", shot.to_str().expect("utf-8 temp path")])
-                .current_dir(MANIFEST_DIR),
+                .current_dir(root()),
             "scripts/xdo-playthrough",
             Duration::from_secs(240),
         );

@@ -1,0 +1,33 @@
+//! PNG images in tests, read and written with the library's own reader and writer (one PNG
+//! codec in the project): goldens, the atlas, debug dumps, windowed screenshots.
+//!
+//! Clock: none.
+
+use ledge::assets::AssetError;
+use std::path::Path;
+
+/// A PNG's pixels as RGBA8, read with the game's own loader (`ledge::assets::load_png_rgba`):
+/// (width, height, rgba).
+///
+/// # Errors
+/// The file is missing or not a readable 8-bit PNG; the message names it.
+pub fn load_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
+    ledge::assets::load_png_rgba(path)
+}
+
+/// Writes RGBA8 sRGB pixels as a PNG with the game's own writer (`ledge::lab::shots::save_png`,
+/// atomic).
+///
+/// # Errors
+/// The file cannot be written; the message names it.
+pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
+    ledge::lab::shots::save_png(path, width, height, rgba)
+}
+
+/// A screenshot's pixels as RGB bytes (alpha dropped; grey expanded): (width, height, rgb).
+/// Fails the test when the file is not a readable PNG.
+pub fn read_rgb(path: &Path) -> (usize, usize, Vec<u8>) {
+    let (w, h, rgba) = load_rgba(path).unwrap_or_else(|e| panic!("screenshot: {e}"));
+    let rgb = rgba.chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]).collect();
+    (w as usize, h as usize, rgb)
+}

@@ -1,0 +1,47 @@
+//! Helpers shared by the integration tests. Each `tests/*.rs` file is its own crate and pulls
+//! this folder in with `mod common;`, so a helper written once here replaces the copies the
+//! test files used to carry:
+//!
+//! - [`root`], [`GAME`] and [`ledge`]: the project folder and the built `ledge` binary;
+//! - [`scratch`]: temporary folders, removed on drop;
+//! - [`lab`]: running lab scripts through the library, labcheck's `rise`, exact milliseconds;
+//! - [`levels`]: the shipped levels and a generated flat level;
+//! - [`images`]: PNG reading and writing (the library's own reader and writer);
+//! - [`gpu`]: the off-screen renderer, failing (never skipping) without an adapter;
+//! - the windowed harness: [`proc`] (child processes killed on drop), [`xvfb`] (a private X
+//!   server, the game in it, xdotool, screenshots) and [`exit`] (the game's exit checks).
+//!
+//! Clock: none, except the windowed harness, which runs on wall time (real processes, real
+//! sleeps).
+
+// Every test crate compiles this whole folder but uses only its own part of it, so what one
+// crate leaves unused is dead code there and nowhere else. `expect` cannot say this: in a
+// crate that does use all of a module the expectation would go unfulfilled.
+#![allow(dead_code, reason = "each test crate uses its own part of the shared helpers")]
+
+pub mod exit;
+pub mod gpu;
+pub mod images;
+pub mod lab;
+pub mod levels;
+pub mod proc;
+pub mod scratch;
+pub mod xvfb;
+
+use std::path::Path;
+use std::process::Command;
+
+/// The `ledge` binary cargo built for these tests.
+pub const GAME: &str = env!("CARGO_BIN_EXE_ledge");
+
+/// The project folder (where `Cargo.toml`, `assets/` and `tests/` are).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `ledge` run from the project folder.
+pub fn ledge() -> Command {
+    let mut c = Command::new(GAME);
+    c.current_dir(root());
+    c
+}

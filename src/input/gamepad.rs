@@ -376,5 +376,6 @@ mod tests {
         let (mut n, mut m) = (0, 0);
         p.poll(&mut |_| n += 1, &mut |_| m += 1);
         assert_eq!(n, 0);
+        assert_eq!(m, 0, "no menu presses either");
     }
 }

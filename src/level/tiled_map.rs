@@ -437,6 +437,31 @@ mod tests {
     #[test]
     fn kinds_come_from_the_kind_property() {
         assert_eq!(tile_kind(None, 3), Ok(TileKind::Empty));
+        // One tile per case, read by the tiled crate from an in-memory tileset.
+        const TSX: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" name="kinds" tilewidth="16" tileheight="16" tilecount="8" columns="8">
+ <image source="kinds.png" width="128" height="16"/>
+ <tile id="0"><properties><property name="kind" value="solid"/></properties></tile>
+ <tile id="1"><properties><property name="kind" value="oneway"/></properties></tile>
+ <tile id="2"><properties><property name="kind" value="hazard"/></properties></tile>
+ <tile id="3"><properties><property name="name" value="bush"/></properties></tile>
+ <tile id="4"><properties><property name="kind" value="lava"/></properties></tile>
+ <tile id="5"><properties><property name="kind" type="int" value="1"/></properties></tile>
+</tileset>"#;
+        let read = |_: &Path| Ok::<_, std::io::Error>(std::io::Cursor::new(TSX.as_bytes()));
+        let set = tiled::Loader::with_reader(read).load_tsx_tileset("kinds.tsx").expect("tileset parses");
+        let kind = |id: u32| tile_kind(set.get_tile(id), id).map_err(|e| e.to_string());
+        assert_eq!(kind(0), Ok(TileKind::Solid));
+        assert_eq!(kind(1), Ok(TileKind::OneWay));
+        assert_eq!(kind(2), Ok(TileKind::Hazard));
+        assert_eq!(kind(3), Ok(TileKind::Empty), "decoration: properties but no kind");
+        assert!(set.get_tile(6).is_some(), "tiled gives every tile of the image, listed or not");
+        assert_eq!(kind(6), Ok(TileKind::Empty), "a tile with no properties at all");
+        assert_eq!(
+            kind(4),
+            Err("unknown tile kind 'lava' on tile 4 (expected solid, oneway or hazard)".to_owned())
+        );
+        assert_eq!(kind(5), Err("tile 5: property 'kind' must be a string".to_owned()));
     }
 
     #[test]

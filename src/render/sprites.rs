@@ -807,6 +807,94 @@ mod tests {
         assert_eq!(std::mem::size_of::<SpriteInstance>(), 40);
         assert_eq!(std::mem::size_of::<SpriteUniform>(), 32);
         assert_eq!(SpriteInstance::desc().array_stride, 40);
+
+        // The vertex stage's @location inputs in shaders/sprite.wgsl, parsed with naga:
+        // (name, location, type).
+        use naga::{Binding, ScalarKind, TypeInner};
+        use std::mem::{offset_of, size_of_val};
+        use wgpu::VertexFormat as F;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/sprite.wgsl");
+        let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let module = naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|e| panic!("{path}: {}", e.emit_to_string(&source)));
+        let vs = module.entry_points.iter().find(|e| e.stage == naga::ShaderStage::Vertex).expect("vs");
+        let mut inputs = Vec::new();
+        for arg in &vs.function.arguments {
+            match (&arg.binding, &module.types[arg.ty].inner) {
+                (Some(Binding::BuiltIn(_)), _) => {}
+                (Some(Binding::Location { location, .. }), _) => {
+                    inputs.push((arg.name.clone().unwrap_or_default(), *location, arg.ty));
+                }
+                (None, TypeInner::Struct { members, .. }) => {
+                    for m in members {
+                        if let Some(Binding::Location { location, .. }) = m.binding {
+                            inputs.push((m.name.clone().unwrap_or_default(), location, m.ty));
+                        }
+                    }
+                }
+                other => panic!("{path}: unexpected vertex input {other:?}"),
+            }
+        }
+        // The vertex format a WGSL input type reads. The buffer's formats are all 32-bit, where
+        // the WGSL type names exactly one format (no normalised or narrower ones).
+        let format_of = |ty| {
+            let (scalar, n) = match module.types[ty].inner {
+                TypeInner::Scalar(s) => (s, 1),
+                TypeInner::Vector { size, scalar } => (scalar, size as u8),
+                ref other => panic!("{path}: {other:?} is no vertex input type"),
+            };
+            assert_eq!(scalar.width, 4, "{path}: only 32-bit inputs are mapped here");
+            match (scalar.kind, n) {
+                (ScalarKind::Float, 1) => F::Float32,
+                (ScalarKind::Float, 2) => F::Float32x2,
+                (ScalarKind::Float, 3) => F::Float32x3,
+                (ScalarKind::Float, 4) => F::Float32x4,
+                (ScalarKind::Uint, 1) => F::Uint32,
+                (ScalarKind::Uint, 2) => F::Uint32x2,
+                (ScalarKind::Uint, 3) => F::Uint32x3,
+                (ScalarKind::Uint, 4) => F::Uint32x4,
+                (ScalarKind::Sint, 1) => F::Sint32,
+                (ScalarKind::Sint, 2) => F::Sint32x2,
+                (ScalarKind::Sint, 3) => F::Sint32x3,
+                (ScalarKind::Sint, 4) => F::Sint32x4,
+                other => panic!("{path}: no vertex format for {other:?}"),
+            }
+        };
+
+        // The Rust side: each field's offset and size, and the attributes `desc()` declares.
+        let z = <SpriteInstance as bytemuck::Zeroable>::zeroed();
+        let fields = [
+            ("pos", offset_of!(SpriteInstance, pos), size_of_val(&z.pos)),
+            ("size", offset_of!(SpriteInstance, size), size_of_val(&z.size)),
+            ("uv_rect", offset_of!(SpriteInstance, uv_rect), size_of_val(&z.uv_rect)),
+            ("flags", offset_of!(SpriteInstance, flags), size_of_val(&z.flags)),
+            ("rotation", offset_of!(SpriteInstance, rotation), size_of_val(&z.rotation)),
+        ];
+        assert_eq!(
+            fields.iter().map(|f| f.2).sum::<usize>(),
+            std::mem::size_of::<SpriteInstance>(),
+            "the table lists every field of SpriteInstance (and it has no padding)"
+        );
+        let desc = SpriteInstance::desc();
+        assert_eq!(desc.step_mode, wgpu::VertexStepMode::Instance);
+        let names: Vec<&str> = inputs.iter().map(|i| i.0.as_str()).collect();
+        assert_eq!(inputs.len(), desc.attributes.len(), "shader inputs {names:?} vs {:?}", desc.attributes);
+        assert_eq!(inputs.len(), fields.len(), "shader inputs {names:?} vs SpriteInstance's fields");
+        for (name, location, ty) in &inputs {
+            let what = format!("@location({location}) {name}");
+            let attr = desc
+                .attributes
+                .iter()
+                .find(|a| a.shader_location == *location)
+                .unwrap_or_else(|| panic!("{what}: no attribute at this location in desc()"));
+            assert_eq!(attr.format, format_of(*ty), "{what}: format");
+            let &(_, offset, size) = fields
+                .iter()
+                .find(|f| f.0 == name)
+                .unwrap_or_else(|| panic!("{what}: SpriteInstance has no field {name}"));
+            assert_eq!(attr.offset, offset as u64, "{what}: offset of SpriteInstance::{name}");
+            assert_eq!(attr.format.size(), size as u64, "{what}: size of SpriteInstance::{name}");
+        }
     }
 
     #[test]
@@ -923,5 +1011,29 @@ mod tests {
     fn srgb_round_trip_endpoints() {
         assert_eq!(srgb_to_linear(0), 0.0);
         assert!((srgb_to_linear(255) - 1.0).abs() < 1e-12);
+        // The other direction, linear 0..1 → sRGB 0..255 (IEC 61966-2-1's encoding, what an
+        // sRGB render target applies when it stores a pixel).
+        let linear_to_srgb =
+            |l: f64| 255.0 * if l <= 0.0031308 { 12.92 * l } else { 1.055 * l.powf(1.0 / 2.4) - 0.055 };
+        assert_eq!(linear_to_srgb(0.0), 0.0);
+        assert!((linear_to_srgb(1.0) - 255.0).abs() < 1e-9);
+        // Every 8-bit value: to linear (strictly increasing, within 0..1) and back to itself.
+        let mut last = -1.0;
+        for c in 0..=255u8 {
+            let l = srgb_to_linear(c);
+            assert!(l > last && (0.0..=1.0).contains(&l), "{c} -> {l} after {last}");
+            let back = linear_to_srgb(l);
+            assert!((back - f64::from(c)).abs() < 1e-9, "{c} -> {l} -> {back}");
+            last = l;
+        }
+        // A linear sweep: stored as the nearest 8-bit sRGB value, it reads back as a linear
+        // value whose neighbouring codes bracket the original.
+        for i in 0..=1000 {
+            let l = f64::from(i) / 1000.0;
+            let c = linear_to_srgb(l).round() as u8;
+            let below = if c == 0 { 0.0 } else { srgb_to_linear(c - 1) };
+            let above = if c == 255 { 1.0 } else { srgb_to_linear(c + 1) };
+            assert!(below <= l && l <= above, "{l} -> {c} -> {}", srgb_to_linear(c));
+        }
     }
 }

@@ -78,6 +78,8 @@ use winit::window::{Fullscreen, Window, WindowId};
 mod clock;
 mod options;
 mod summary;
+#[cfg(target_os = "linux")]
+pub mod syslibs;
 mod visibility;
 
 pub use clock::{GameClock, Pacer, next_level_path};
@@ -707,9 +709,12 @@ impl ApplicationHandler for App {
 /// `--stats`.
 ///
 /// # Errors
-/// A bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
+/// A system library the window needs that cannot be loaded ([`syslibs::MissingLibrary`]:
+/// one line naming it and its Debian package), a bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
 /// no graphics adapter, no atlas, or an unwritable stats file. Never panics on these.
 pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
+    #[cfg(target_os = "linux")]
+    syslibs::check()?;
     let assets = crate::assets::assets_dir();
     let tuning_path = match &opts.tuning {
         Some(p) => p.clone(),

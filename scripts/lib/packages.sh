@@ -1,0 +1,45 @@
+# Sourced by scripts/play and scripts/test: the Debian packages Ledge needs, and one installer.
+# (Not a command: `source scripts/lib/packages.sh`, then `install_missing TAG PACKAGE...`.)
+
+# Building: gilrs (gamepads) compiles against libudev; rustc links with cc.
+build_packages=(libudev-dev pkg-config)
+command -v cc >/dev/null 2>&1 || build_packages+=(gcc libc6-dev)
+
+# Running: what the game loads at run time on a machine with a display server and nothing else.
+# winit dlopens the X11 and Wayland client libraries and xkbcommon (src/app/syslibs.rs names the
+# same sonames); wgpu dlopens the Vulkan loader (and EGL for its GL fallback); lavapipe
+# (mesa-vulkan-drivers) is a Vulkan driver on the CPU for machines without a GPU.
+runtime_packages=(
+    libx11-6 libx11-xcb1 libxcb1 libxcursor1 libxi6 libxrandr2   # winit on X11
+    libxkbcommon0 libxkbcommon-x11-0                             # winit's keyboard (X11, Wayland)
+    libwayland-client0 libwayland-cursor0 libwayland-egl1        # winit (and wgpu's GL) on Wayland
+    libvulkan1 mesa-vulkan-drivers libegl1                       # wgpu: Vulkan loader, lavapipe, EGL
+)
+
+# install_missing TAG PACKAGE...: apt-get install those of PACKAGE... that dpkg does not list as
+# installed (nothing at all when every one is), as root or through sudo. TAG prefixes messages.
+install_missing() {
+    local tag=$1; shift
+    local missing=() p status
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "$tag: no dpkg-query (not Debian/Ubuntu): install by hand: $*" >&2
+        return 0
+    fi
+    for p in "$@"; do
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        [[ "$status" == "install ok installed" ]] || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
+    echo "$tag: installing ${missing[*]}" >&2
+    local sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            echo "$tag: need root or sudo to install: ${missing[*]}" >&2
+            return 1
+        fi
+    fi
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}

@@ -8,6 +8,10 @@
 //! short") for this process tree only. The game then runs under a real X server
 //! (`xvfb-run`, which `scripts/test` installs), where without the check winit would panic.
 
+mod common;
+
+use common::GAME;
+use common::scratch::Scratch;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -35,18 +39,16 @@ fn missing_libxkbcommon_x11_is_one_line_and_exit_2() {
             s.lines().find(|l| l.starts_with("Uid:")).map(|l| l.split_whitespace().nth(1) == Some("0"))
         })
         .unwrap_or(false);
-    let xdg = std::env::temp_dir().join(format!("ledge-syslibs-xdg-{}", std::process::id()));
-    std::fs::create_dir_all(&xdg).expect("runtime dir");
+    let scratch = Scratch::new("syslibs");
     let mut cmd = Command::new("unshare");
     cmd.arg(if root { "-m" } else { "-rm" })
         .args(["sh", "-c", r#"mount --bind /dev/null "$1" && exec xvfb-run -a "$2" --exit-after 3"#, "sh"])
         .arg(&lib)
-        .arg(env!("CARGO_BIN_EXE_ledge"))
-        .env("XDG_RUNTIME_DIR", &xdg)
+        .arg(GAME)
+        .env("XDG_RUNTIME_DIR", scratch.xdg())
         .env_remove("WAYLAND_DISPLAY")
         .env_remove("RUST_BACKTRACE");
     let out = cmd.output().expect("run unshare (util-linux)");
-    let _ = std::fs::remove_dir_all(&xdg);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stderr.contains("mount:") && !stderr.contains("unshare:"), "the simulation failed: {stderr}");

@@ -183,6 +183,17 @@ pub fn step(
     out
 }
 
+/// A tick that only places the player (the lab's `teleport X Y`, LAB.md): the tick counter
+/// advances and the tick ends with the player at `at` (hitbox top-left, pixels; x kept inside
+/// the side walls as [`respawn`] does) at rest, exactly as the tick of a death respawn ends.
+/// Nothing is integrated in this tick, and its input is not applied (a death tick's own press
+/// is lost the same way, with the rest of the player's state).
+pub fn teleport(world: &mut World, level: &Level, at: DVec2) -> TickOutcome {
+    world.tick += 1;
+    respawn(world, level, Some(at));
+    TickOutcome { respawned: true, ..TickOutcome::default() }
+}
+
 /// Place the player at `at` (or the respawn point) with zero velocity, counting a respawn.
 /// A position outside the level's side walls is moved inside them (x clamped to
 /// [0, level width − hitbox width]); y is taken as given (sky above, pit below).

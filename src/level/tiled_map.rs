@@ -230,12 +230,9 @@ fn read_tiles(
     }
 
     // tiled 0.16 indexes its cell vector without checking it holds width x height cells, so
-    // a layer whose data is too short panics inside `get_tile`: read the cells under
-    // catch_unwind and report that as bad data instead.
-    // The default hook would still print the crate's panic message; silence it for this read.
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let cells = std::panic::catch_unwind(|| {
+    // a layer whose data is too short panics inside `get_tile`, and the crate keeps the count
+    // private: read the cells under catch_unwind and report that panic as bad data.
+    let cells = catch_unwind_quietly(|| {
         let mut cells = Vec::with_capacity(width * height);
         for y in 0..height as i32 {
             for x in 0..width as i32 {
@@ -247,7 +244,6 @@ fn read_tiles(
         }
         cells
     });
-    std::panic::set_hook(previous_hook);
     let cells = cells
         .map_err(|_| format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data"))?;
 
@@ -294,6 +290,31 @@ fn read_tiles(
         gfx[i] = Some(id);
     }
     Ok(())
+}
+
+thread_local! {
+    /// Set while this thread reads tile data that may panic inside `tiled`.
+    static QUIET_PANICS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `catch_unwind` without the panic message on stderr, for this thread only: a panic hook that
+/// passes every other panic (other threads', and this one's outside `f`) to the hook that was
+/// there before is installed once and never swapped back, so no test thread's panic message
+/// goes missing while a level loads on another thread.
+fn catch_unwind_quietly<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> std::thread::Result<T> {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET_PANICS.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET_PANICS.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(f);
+    QUIET_PANICS.with(|q| q.set(false));
+    result
 }
 
 /// What the `objects` layer holds.

@@ -7,9 +7,9 @@ use ledge::level::{Level, LevelError, TILE, TileKind};
 use ledge::render::atlas;
 use std::path::{Path, PathBuf};
 
-/// Player hitbox, pixels (`sim::player::HITBOX`).
-const HITBOX_W: f64 = 12.0;
-const HITBOX_H: f64 = 22.0;
+/// Player hitbox, pixels (`level::HITBOX`).
+const HITBOX_W: f64 = ledge::level::HITBOX.x;
+const HITBOX_H: f64 = ledge::level::HITBOX.y;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/levels").join(name)

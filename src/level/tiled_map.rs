@@ -17,16 +17,12 @@
 //!   cell under the object's centre;
 //! - the map's string property `name`, if any (else the file stem).
 
-use super::{Checkpoint, Level, LevelError, Rect, TILE, TileKind};
+use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
 use crate::render::atlas;
 use glam::DVec2;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tiled::{LayerType, ObjectShape, Orientation, PropertyValue, TileLayer, TilesetLocation};
-
-/// Player hitbox size, pixels: 12 x 22, the same as `crate::sim::player::HITBOX` (not
-/// imported so that levels do not depend on the simulation).
-const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
 
 /// Largest map side Ledge accepts, tiles (a bad file must not make us allocate gigabytes).
 pub const MAX_SIDE: u32 = 4096;

@@ -253,13 +253,11 @@ impl Loop {
         let (input, consumed) = self.latch.input_for_tick(self.world.tick + 1);
         self.prev_pos = self.world.player.pos;
         self.prev_tick = self.world.tick;
-        let mut teleported = false;
-        if let Some(pos) = self.pending_teleport.take() {
-            sim::player::respawn(&mut self.world, &self.level, Some(pos));
-            teleported = true;
-        }
-        let out = sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz);
-        let respawned = out.respawned || teleported;
+        let out = match self.pending_teleport.take() {
+            Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos),
+            None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
+        };
+        let respawned = out.respawned;
         if respawned {
             // Reset the history: both ends of the interpolation on the new side (no streak);
             // the goal's spin holds this tick's angle for the frame, as everything drawn does.

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "ledge", version, about)]
 struct Cli {
-    /// Present mode: `on` waits for the display (Fifo/Mailbox), `off` presents at once
-    /// (Immediate where supported) for uncapped testing.
+    /// Present mode: `on` waits for the display (Fifo), `off` presents at once (Immediate,
+    /// else Mailbox, else Fifo: only modes the surface offers) for uncapped testing.
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     vsync: String,
     /// Play this Tiled `.tmx` level instead of the first shipped level.
@@ -32,7 +32,7 @@ struct Cli {
     /// Record the session as a lab script; `ledge lab FILE` replays it to the same state hash.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Reduced motion: no camera easing or shake.
+    /// Reduced motion: no camera easing: the camera moves only with the player.
     #[arg(long)]
     reduced_motion: bool,
     /// Stall the loop MS milliseconds every EVERY_S seconds (default 2) to test hostile timing.

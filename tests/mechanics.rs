@@ -77,6 +77,22 @@ fn landing_tick() -> u64 {
 }
 
 #[test]
+fn the_teleport_tick_ends_at_rest_where_it_placed_the_player() {
+    // LAB.md: "placed there with zero velocity, as a respawn does" — like a death respawn, the
+    // tick that places the player ends there: no gravity integrated in it; the fall starts in
+    // the next tick.
+    let r = run(&format!("{FLAT}{}teleport 50 10\npress jump\n{}", frames(3), frames(3)));
+    let t = ticks(&r);
+    let placed = t.iter().find(|t| t.respawned).expect("a respawned tick");
+    assert_eq!((placed.x, placed.y), (50.0, 10.0), "ends exactly where it was placed");
+    assert_eq!((placed.vx, placed.vy), (0.0, 0.0), "at rest");
+    assert!(!placed.jump_started, "its own press is not applied (as in a death tick)");
+    let next = t.iter().find(|n| n.tick == placed.tick + 1).expect("the next tick");
+    assert!(next.vy > 0.0 && next.y > 10.0, "the fall starts in the next tick");
+    assert_eq!(r.summary.respawns, 1);
+}
+
+#[test]
 fn buffered_jump_fires_on_landing_exactly_once() {
     // jump_buffer_time 0.08 s at 60 Hz = 5 ticks; the jump fires in the first tick that starts
     // on the ground, L + 1, when the press came at most 5 ticks before it.

@@ -24,7 +24,7 @@ pub struct AppOptions {
     /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
     /// state hash). A recording covers one level: finishing it ends the session.
     pub record: Option<PathBuf>,
-    /// No camera easing (and no shake): the camera moves only with the player.
+    /// No camera easing: the camera moves only with the player.
     pub reduced_motion: bool,
     /// Inject stalls into the event loop (seed 004's hostile-timing test).
     pub hitch: Option<Hitch>,

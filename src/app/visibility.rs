@@ -7,7 +7,8 @@
 //! until the next tick (`ControlFlow::WaitUntil`), so it wakes at most once per tick: 60 times
 //! a second. The counters here are what proves it (`--stats`: `hidden_s`,
 //! `hidden_wakeups`, `restores`, `fps_since_restore`), measured under Xvfb by the
-//! `minimised_window_sleeps_and_restores` end-to-end test.
+//! `occluded_window_keeps_ticking_and_sleeps` and `window_manager_fullscreen_minimise_restore`
+//! end-to-end tests.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,7 @@ pub struct Visibility {
     hidden_since: Option<Instant>,
     /// Time hidden before `hidden_since`, summed over earlier hidden spells.
     hidden_before: Duration,
-    /// Event-loop iterations (`about_to_wait` calls) while hidden.
+    /// Event-loop wake-ups (`new_events` calls) while hidden.
     hidden_wakeups: u64,
     /// Times the window came back from hidden.
     restores: u64,

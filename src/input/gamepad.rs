@@ -220,7 +220,8 @@ impl Pads {
         Self { gilrs, initial, tracker: PadTracker::default() }
     }
 
-    /// A `Pads` that never reports anything (tests, or `--no-pads`).
+    /// A `Pads` that never reports anything: what [`Pads::new`] falls back to when gilrs cannot
+    /// start, without trying (tests).
     pub fn disabled() -> Self {
         Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default() }
     }

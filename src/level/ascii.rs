@@ -6,13 +6,9 @@
 //! `P` player spawn, `C` checkpoint, `G` goal, `.` or space empty. Rows may be ragged; short
 //! rows are padded with empty tiles to the widest row.
 
-use super::{Checkpoint, Level, LevelError, Rect, TILE, TileKind};
+use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
 use crate::render::atlas;
 use glam::DVec2;
-
-/// Player hitbox size, pixels: 12 x 22, the same as `crate::sim::player::HITBOX` (not
-/// imported so that levels do not depend on the simulation).
-const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
 
 /// Top-left of a hitbox standing on the bottom edge of tile (`col`, `row`), horizontally
 /// centred on it: x = col * 16 + 2, y = (row + 1) * 16 - 22, pixels.

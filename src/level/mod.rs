@@ -15,6 +15,12 @@ use std::path::PathBuf;
 /// Edge length of one tile, in pixels (ARCHITECTURE.md: 16x16 tiles).
 pub const TILE: f64 = 16.0;
 
+/// The player's hitbox, pixels (width, height): Celeste's 8x11 at 8 px tiles is 16x22 at 16 px;
+/// Ledge narrows it to 12 px so 1-tile gaps between walls and ledge grabs feel fair. The
+/// sprite is 16x24, drawn bottom-centred on it. Defined here, below the simulation, because a
+/// level places its spawn and checkpoint respawns as a standing hitbox; `sim` re-exports it.
+pub const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
+
 /// What a tile cell does to the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TileKind {

@@ -17,16 +17,12 @@
 //!   cell under the object's centre;
 //! - the map's string property `name`, if any (else the file stem).
 
-use super::{Checkpoint, Level, LevelError, Rect, TILE, TileKind};
+use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
 use crate::render::atlas;
 use glam::DVec2;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tiled::{LayerType, ObjectShape, Orientation, PropertyValue, TileLayer, TilesetLocation};
-
-/// Player hitbox size, pixels: 12 x 22, the same as `crate::sim::player::HITBOX` (not
-/// imported so that levels do not depend on the simulation).
-const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
 
 /// Largest map side Ledge accepts, tiles (a bad file must not make us allocate gigabytes).
 pub const MAX_SIDE: u32 = 4096;
@@ -230,12 +226,9 @@ fn read_tiles(
     }
 
     // tiled 0.16 indexes its cell vector without checking it holds width x height cells, so
-    // a layer whose data is too short panics inside `get_tile`: read the cells under
-    // catch_unwind and report that as bad data instead.
-    // The default hook would still print the crate's panic message; silence it for this read.
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let cells = std::panic::catch_unwind(|| {
+    // a layer whose data is too short panics inside `get_tile`, and the crate keeps the count
+    // private: read the cells under catch_unwind and report that panic as bad data.
+    let cells = catch_unwind_quietly(|| {
         let mut cells = Vec::with_capacity(width * height);
         for y in 0..height as i32 {
             for x in 0..width as i32 {
@@ -247,7 +240,6 @@ fn read_tiles(
         }
         cells
     });
-    std::panic::set_hook(previous_hook);
     let cells = cells
         .map_err(|_| format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data"))?;
 
@@ -294,6 +286,31 @@ fn read_tiles(
         gfx[i] = Some(id);
     }
     Ok(())
+}
+
+thread_local! {
+    /// Set while this thread reads tile data that may panic inside `tiled`.
+    static QUIET_PANICS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `catch_unwind` without the panic message on stderr, for this thread only: a panic hook that
+/// passes every other panic (other threads', and this one's outside `f`) to the hook that was
+/// there before is installed once and never swapped back, so no test thread's panic message
+/// goes missing while a level loads on another thread.
+fn catch_unwind_quietly<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> std::thread::Result<T> {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET_PANICS.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET_PANICS.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(f);
+    QUIET_PANICS.with(|q| q.set(false));
+    result
 }
 
 /// What the `objects` layer holds.

@@ -1,8 +1,9 @@
 //! The simulation: pure, deterministic, one fixed tick at a time.
 //!
-//! Clock: fixed tick (default 60 Hz). `step(&mut World, &TickInput, &Level, &Tuning, dt)`
-//! knows nothing of winit, wgpu, gilrs or wall-clock time; [`World`] is plain data that can be
-//! cloned, compared and hashed, so two runs can be checked for equality.
+//! Clock: fixed tick (default 60 Hz). `step(&mut World, &TickInput, &Level, &Tuning, tick_hz)`
+//! advances one tick of 1 / `tick_hz` seconds and knows nothing of winit, wgpu, gilrs or
+//! wall-clock time; [`World`] is plain data that can be cloned, compared and hashed, so two
+//! runs can be checked for equality.
 
 pub mod collision;
 pub mod hash;

@@ -20,10 +20,7 @@ use crate::input::latch::TickInput;
 use crate::level::{Level, Rect, TILE, TileKind};
 use glam::DVec2;
 
-/// The player's hitbox, pixels (width, height): Celeste's 8x11 at 8 px tiles is 16x22 at 16 px;
-/// Ledge narrows it to 12 px so 1-tile gaps between walls and ledge grabs feel fair. The
-/// sprite is 16x24, drawn bottom-centred on it.
-pub const HITBOX: DVec2 = DVec2::new(12.0, 22.0);
+pub use crate::level::HITBOX;
 
 /// Hazard hitbox inside its 16 px tile, pixels: (left inset, top inset). Spikes are drawn in the
 /// lower part of the tile; the kill box starts 6 px down and 2 px in from each side, so grazing
@@ -181,6 +178,17 @@ pub fn step(
         out.finished = true;
     }
     out
+}
+
+/// A tick that only places the player (the lab's `teleport X Y`, LAB.md): the tick counter
+/// advances and the tick ends with the player at `at` (hitbox top-left, pixels; x kept inside
+/// the side walls as [`respawn`] does) at rest, exactly as the tick of a death respawn ends.
+/// Nothing is integrated in this tick, and its input is not applied (a death tick's own press
+/// is lost the same way, with the rest of the player's state).
+pub fn teleport(world: &mut World, level: &Level, at: DVec2) -> TickOutcome {
+    world.tick += 1;
+    respawn(world, level, Some(at));
+    TickOutcome { respawned: true, ..TickOutcome::default() }
 }
 
 /// Place the player at `at` (or the respawn point) with zero velocity, counting a respawn.

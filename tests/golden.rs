@@ -11,9 +11,8 @@
 use ledge::game_loop::Loop;
 use ledge::lab::shots::save_png;
 use ledge::lab::{LabOptions, run_script_observed};
-use ledge::render::overlay::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
-use ledge::render::sprites::{OFFSCREEN_FORMAT, Offscreen};
-use ledge::render::text::TextRenderer;
+use ledge::render::Offscreen;
+use ledge::ui::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
 use std::path::{Path, PathBuf};
 
 const W: u32 = 1280;
@@ -141,7 +140,6 @@ fn goal_turned_between_two_ticks() {
 #[test]
 fn telemetry_overlay_over_the_game() {
     let mut off = Offscreen::new().expect("a GPU adapter (lavapipe: mesa-vulkan-drivers)");
-    let mut text = TextRenderer::new(&off.ctx, OFFSCREEN_FORMAT).expect("the shipped font loads");
     let mut img = None;
     run_script_observed("frame 16.666667 x2\n", &opts(), &mut |f, lp| {
         if f != 1 {
@@ -182,10 +180,7 @@ fn telemetry_overlay_over_the_game() {
         };
         let mut layer = Layer::default();
         telemetry_overlay(&mut layer, &scr, &tel, &shown, &info);
-        text.prepare(&off.ctx, (W, H), &layer.text);
-        let px = off
-            .render_with_overlay(&lp.view(), W, H, &layer.quads, |_, pass| text.draw(pass))
-            .map_err(|e| e.to_string())?;
+        let px = off.render_with_overlay(&lp.view(), W, H, &layer).map_err(|e| e.to_string())?;
         img = Some(px);
         Ok(())
     })

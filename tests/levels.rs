@@ -4,7 +4,7 @@
 use ledge::assets::assets_dir;
 use ledge::level::tiled_map::{level_path, load_tmx};
 use ledge::level::{Level, LevelError, TILE, TileKind};
-use ledge::render::atlas;
+use ledge::present::atlas;
 use std::path::{Path, PathBuf};
 
 /// Player hitbox, pixels (`sim::player::HITBOX`).

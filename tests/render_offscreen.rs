@@ -7,10 +7,11 @@
 
 use glam::DVec2;
 use ledge::level::{Level, TileKind};
-use ledge::render::atlas::{self, AtlasRegion};
+use ledge::present::atlas::{self, AtlasRegion};
+use ledge::present::instances::{LETTERBOX_SRGB, SKY_SRGB};
+use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
+use ledge::render::Offscreen;
 use ledge::render::gpu::RenderError;
-use ledge::render::sprites::{LETTERBOX_SRGB, Offscreen, SKY_SRGB};
-use ledge::render::view::{FrameView, PlayerDraw, PlayerPose};
 
 /// 40 x 23 tiles; a row of ground at tile row 20 (y 320..336 px).
 fn test_level() -> Level {

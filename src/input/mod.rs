@@ -2,10 +2,13 @@
 //!
 //! Clock: events are stamped on the event-loop clock (nanoseconds since the loop started,
 //! monotonic); [`latch::Latch`] hands them to the fixed tick that owns their time.
-//! `keyboard` and `gamepad` turn winit keys / gilrs events into [`InputEvent`]s; the latch
-//! itself is platform-free.
+//! `keyboard` and `gamepad` (only with the `game` feature) turn winit keys / gilrs events into
+//! [`InputEvent`]s; the latch itself is platform-free. [`Action`] and
+//! [`latch::TickInput`] belong to the simulation (`crate::sim::action`) and are re-exported.
 
+#[cfg(feature = "game")]
 pub mod gamepad;
+#[cfg(feature = "game")]
 pub mod keyboard;
 pub mod latch;
 

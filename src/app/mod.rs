@@ -13,7 +13,7 @@
 //!    frame's stats → the F3 [`Telemetry`] ring;
 //! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
 //!    the last one, show the end screen;
-//! 4. acquire → [`Renderer::encode`] draws [`Loop::view`] and the HUD, F3 overlay, pause or
+//! 4. acquire → [`crate::render::Renderer::encode`] draws [`Loop::view`] and the HUD, F3 overlay, pause or
 //!    end screen ([`crate::ui`] builds them as quads and text) → submit → present;
 //! 5. `--exit-after` reached → exit, else request the next redraw.
 //!
@@ -33,7 +33,7 @@
 //! # Pause, the clock and `--record`
 //!
 //! Pausing freezes the game clock, so neither the loop nor a recording ever sees paused time
-//! (see [`clock`]). On pausing, the keyboard's held actions are released at the pause instant
+//! (see `clock.rs`). On pausing, the keyboard's held actions are released at the pause instant
 //! (recorded as ordinary releases) and forgotten; game keys are not forwarded while paused.
 //!
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,

@@ -9,7 +9,7 @@
 //! from character counts.
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
-//! [`hud`], [`screens`] (pause, end), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! [`mod@hud`], [`screens`] (pause, end), [`telemetry`] (ring buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;

@@ -114,7 +114,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         for tx in cols.clone() {
             if let Some(index) = row[tx] {
                 let region = atlas::tile_region(lit(view, index, tx, ty));
-                // The goal portal spins in place (render/spin.rs); every other tile is upright.
+                // The goal portal spins in place (present/spin.rs); every other tile is upright.
                 let rotation = if index == atlas::GOAL { view.goal_angle as f32 } else { 0.0 };
                 out.push(SpriteInstance {
                     pos: [tx as f32 * TILE as f32, ty as f32 * TILE as f32],

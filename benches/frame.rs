@@ -1,4 +1,4 @@
-//! The CPU cost of building one frame's sprite instances (`render::sprites::build_instances`)
+//! The CPU cost of building one frame's sprite instances (`present::instances::build_instances`)
 //! on the shipped first level with 1k / 10k / 100k `--stress` sprites, plus stepping and
 //! interpolating those sprites (what `--stress N` adds to a frame). Target: ≤ 1 ms at 10k.
 //!
@@ -7,9 +7,9 @@
 use criterion::{BenchmarkId, Criterion, criterion_main};
 use glam::DVec2;
 use ledge::game_loop::{Loop, LoopConfig};
-use ledge::render::sprites::build_instances;
-use ledge::render::stress::StressField;
-use ledge::render::view::VIEW_SIZE;
+use ledge::present::instances::build_instances;
+use ledge::present::stress::StressField;
+use ledge::present::view::VIEW_SIZE;
 use std::hint::black_box;
 use std::path::Path;
 

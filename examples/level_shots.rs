@@ -13,11 +13,11 @@
 //! `--all` also writes `levelN-cpK.png` at every checkpoint K (for judging a level by eye).
 
 use glam::DVec2;
-use ledge::camera::Camera;
 use ledge::level::Level;
 use ledge::level::tiled_map::{level_path, load_tmx};
-use ledge::render::sprites::Offscreen;
-use ledge::render::view::{FrameView, PlayerDraw, PlayerPose};
+use ledge::present::camera::Camera;
+use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
+use ledge::render::Offscreen;
 use ledge::sim::HITBOX;
 use std::path::{Path, PathBuf};
 

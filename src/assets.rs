@@ -239,7 +239,7 @@ mod tests {
     fn the_real_assets_dir_is_found() {
         // Whatever way it is found (env, exe or source tree), it holds the atlas.
         let dir = assets_dir().unwrap();
-        assert!(dir.join(crate::render::atlas::ATLAS_PATH).is_file(), "{}", dir.display());
+        assert!(dir.join(crate::present::atlas::ATLAS_PATH).is_file(), "{}", dir.display());
     }
 
     #[test]

@@ -5,12 +5,12 @@
 //! [`sim::step`]). The game and the lab drive this same object; only the source of events and
 //! time differs (winit + `Instant` vs a script).
 
-use crate::camera::Camera;
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
 use crate::level::Level;
-use crate::render::spin::{goal_angle, lerp_angle};
-use crate::render::view::{FrameView, PlayerDraw, PlayerPose};
+use crate::present::camera::Camera;
+use crate::present::spin::{goal_angle, lerp_angle};
+use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::{self, HITBOX, Tuning, World};
 use crate::time::{Stepper, StepperConfig};
 use glam::DVec2;
@@ -137,7 +137,7 @@ pub struct Loop {
     drawn: DVec2,
     /// The tick the interpolation starts from: the one before the current tick, or the current
     /// tick itself after a reset (teleport, respawn, level load). Tick-clock presentation
-    /// angles ([`crate::render::spin`]) are drawn from it to `world.tick`; kept here, not in
+    /// angles ([`crate::present::spin`]) are drawn from it to `world.tick`; kept here, not in
     /// `World`, so the state hash does not see it.
     prev_tick: u64,
     /// The goal's drawn angle, radians: `lerp_angle` from `prev_tick`'s to the current tick's.

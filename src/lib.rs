@@ -2,14 +2,21 @@
 //!
 //! Clock: this root only declares modules; each module's `//!` names the clock it runs on
 //! (event loop, fixed tick, render frame). See README.md "Architecture".
+//!
+//! The `game` feature (on by default) adds the window and GPU layers, `render` and `app`, and
+//! input's keyboard and gamepad adapters; without it the crate links no wgpu, winit, gilrs or
+//! glyphon.
 
+#[cfg(feature = "game")]
 pub mod app;
 pub mod assets;
-pub mod camera;
 pub mod game_loop;
 pub mod input;
 pub mod lab;
 pub mod level;
+pub mod present;
+#[cfg(feature = "game")]
 pub mod render;
 pub mod sim;
 pub mod time;
+pub mod ui;

@@ -1,6 +1,12 @@
 //! The `ledge` command: play (default) or run the timing lab (`ledge lab SCRIPT`).
 //!
 //! Clock: none of its own; it parses flags and hands over to the event loop (`app`) or the lab.
+//! It also wires the lab's `--shot` to the off-screen renderer ([`OffscreenShots`]), so the lab
+//! itself never links a GPU crate.
+//!
+//! Built without the default `game` feature (`cargo build --no-default-features`), `ledge` is
+//! lab-only: no window, GPU, gamepad or font crates are linked, the play flags do not exist,
+//! `ledge` with no subcommand prints one line and exits 2, and `ledge lab --shot` is refused.
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -10,6 +16,17 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "ledge", version, about)]
 struct Cli {
+    #[cfg(feature = "game")]
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The flags of play (the default command); only in a build with the `game` feature.
+#[cfg(feature = "game")]
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
     /// Present mode: `on` waits for the display (Fifo), `off` presents at once (Immediate,
     /// else Mailbox, else Fifo: only modes the surface offers) for uncapped testing.
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
@@ -41,8 +58,6 @@ struct Cli {
     /// Renderer stress test: draw N extra moving sprites (see the F3 overlay).
     #[arg(long, value_name = "N", default_value_t = 0)]
     stress: usize,
-    #[command(subcommand)]
-    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -84,9 +99,24 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Lab { script, json, summary, shot }) => {
-            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot)
+            #[cfg(feature = "game")]
+            let mut shots = OffscreenShots(None);
+            #[cfg(feature = "game")]
+            let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
+            #[cfg(not(feature = "game"))]
+            let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
+            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, observer)
         }
+        #[cfg(not(feature = "game"))]
         None => {
+            eprintln!(
+                "ledge: this build has only `ledge lab` (built without the `game` feature); see `ledge lab --help`"
+            );
+            return ExitCode::from(2);
+        }
+        #[cfg(feature = "game")]
+        None => {
+            let cli = cli.play;
             if let Some(hz) = cli.fps_cap {
                 if !(hz.is_finite() && hz > 0.0) {
                     eprintln!("ledge: --fps-cap must be a positive number of Hz, got {hz}");
@@ -120,5 +150,26 @@ fn main() -> ExitCode {
             eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--shot`'s renderer: the off-screen [`ledge::render::Offscreen`], opened at the first shot
+/// (so a lab run without shots never touches the GPU).
+#[cfg(feature = "game")]
+struct OffscreenShots(Option<ledge::render::Offscreen>);
+
+#[cfg(feature = "game")]
+impl ledge::lab::FrameObserver for OffscreenShots {
+    fn draw(
+        &mut self,
+        view: &ledge::present::view::FrameView<'_>,
+        width: u32,
+        height: u32,
+    ) -> Result<Vec<u8>, String> {
+        let offscreen = match &mut self.0 {
+            Some(o) => o,
+            None => self.0.insert(ledge::render::Offscreen::new().map_err(|e| e.to_string())?),
+        };
+        offscreen.render(view, width, height).map_err(|e| e.to_string())
     }
 }

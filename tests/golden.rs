@@ -14,9 +14,7 @@ use common::images::{load_rgba, save_png};
 use common::root;
 use ledge::game_loop::Loop;
 use ledge::lab::{LabOptions, run_script_observed};
-use ledge::render::overlay::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
-use ledge::render::sprites::OFFSCREEN_FORMAT;
-use ledge::render::text::TextRenderer;
+use ledge::ui::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
 use std::path::{Path, PathBuf};
 
 const W: u32 = 1280;
@@ -140,7 +138,6 @@ fn goal_turned_between_two_ticks() {
 #[test]
 fn telemetry_overlay_over_the_game() {
     let mut off = common::gpu::offscreen();
-    let mut text = TextRenderer::new(&off.ctx, OFFSCREEN_FORMAT).expect("the shipped font loads");
     let mut img = None;
     run_script_observed("frame 16.666667 x2\n", &opts(), &mut |f, lp| {
         if f != 1 {
@@ -181,10 +178,7 @@ fn telemetry_overlay_over_the_game() {
         };
         let mut layer = Layer::default();
         telemetry_overlay(&mut layer, &scr, &tel, &shown, &info);
-        text.prepare(&off.ctx, (W, H), &layer.text);
-        let px = off
-            .render_with_overlay(&lp.view(), W, H, &layer.quads, |_, pass| text.draw(pass))
-            .map_err(|e| e.to_string())?;
+        let px = off.render_with_overlay(&lp.view(), W, H, &layer).map_err(|e| e.to_string())?;
         img = Some(px);
         Ok(())
     })

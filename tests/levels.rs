@@ -6,7 +6,7 @@ mod common;
 use ledge::level::HITBOX;
 use ledge::level::tiled_map::load_tmx;
 use ledge::level::{Level, LevelError, TILE, TileKind};
-use ledge::render::atlas;
+use ledge::present::atlas;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {

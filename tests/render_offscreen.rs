@@ -13,9 +13,9 @@ use common::gpu::offscreen;
 use common::images::{load_rgba, save_png};
 use glam::DVec2;
 use ledge::level::{Level, TileKind};
-use ledge::render::atlas::{self, AtlasRegion};
-use ledge::render::sprites::{LETTERBOX_SRGB, SKY_SRGB};
-use ledge::render::view::{FrameView, PlayerDraw, PlayerPose};
+use ledge::present::atlas::{self, AtlasRegion};
+use ledge::present::instances::{LETTERBOX_SRGB, SKY_SRGB};
+use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
 
 /// 40 x 23 tiles; a row of ground at tile row 20 (y 320..336 px).
 fn test_level() -> Level {

@@ -2,6 +2,17 @@
 //! where the next level is.
 //!
 //! Clock: event loop (wall time from `Instant`, handed on as integer nanoseconds).
+//!
+//! # Pause, the clock and `--record`
+//!
+//! Pausing freezes the game clock: [`GameClock`] keeps the paused wall time as an integer
+//! offset in nanoseconds, and every time handed to the loop *and* the recorder is the same
+//! `wall - offset` value, so the loop never sees the pause (no long frame, no clamp event)
+//! and a recording holds no paused time: `ledge lab` replays it to the same state hash. While
+//! paused no `Loop::frame` runs and no frame is recorded. On pausing, the keyboard's held
+//! actions are released at the pause instant (recorded as ordinary releases) and forgotten;
+//! game keys are not forwarded while paused, so after resuming a key must be pressed again.
+//! Gamepad events keep flowing with the frozen time and take effect on resume.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -3,6 +3,7 @@
 //! Clock: none (read once before the event loop starts).
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// What `ledge` (play mode) was asked to do; filled from the command line by `main`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,6 +42,19 @@ pub struct Hitch {
     pub ms: f64,
     /// Seconds between stalls (> 0); the first comes after one period.
     pub every_s: f64,
+}
+
+impl Hitch {
+    /// Stall the calling thread now if a stall is due: the first comes one period after
+    /// `start`, each next one a period after the last (`next` remembers when).
+    pub fn stall_if_due(&self, start: Instant, next: &mut Option<Instant>) {
+        let period = Duration::from_secs_f64(self.every_s);
+        let due = *next.get_or_insert(start + period);
+        if Instant::now() >= due {
+            std::thread::sleep(Duration::from_secs_f64(self.ms / 1000.0));
+            *next = Some(due + period);
+        }
+    }
 }
 
 impl std::str::FromStr for Hitch {

@@ -2,6 +2,9 @@
 //!
 //! Clock: none (built once, at exit, from the loop's totals).
 
+use super::{Graphics, Pacer};
+use std::time::Instant;
+
 /// What a play session did, printed at exit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -121,6 +124,55 @@ impl Summary {
             "adapter": self.adapter,
             "present_mode": self.present_mode,
         })
+    }
+}
+
+/// The exit summary: what [`super::run`] prints and writes for `--stats`, from the app's state.
+impl super::App {
+    /// The exit summary of the session so far.
+    pub(super) fn summary(&self) -> Summary {
+        let t = self.game.totals();
+        let wall_ns = self.wall_ns();
+        let wall_s = wall_ns as f64 / 1e9;
+        let paused_s = self.clock.paused_ns(wall_ns) as f64 / 1e9;
+        let played_s = wall_s - paused_s;
+        let player = self.game.world().player.pos;
+        let (late_mean, late_max) = self.pacer.as_ref().map_or((0.0, 0.0), Pacer::lateness_us);
+        let (window_w, window_h) =
+            self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
+        let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
+        let vis = self.visibility.stats(Instant::now());
+        Summary {
+            frames: t.frames,
+            ticks: t.ticks,
+            mean_fps: if played_s > 0.0 { t.frames as f64 / played_s } else { 0.0 },
+            max_ticks_in_frame: t.max_steps_in_frame,
+            clamp_events: t.clamp_events,
+            cap_hits: t.cap_hits,
+            jumps: t.jumps,
+            respawns: t.respawns,
+            state_hash: self.game.state_hash(),
+            player_x: player.x,
+            player_y: player.y,
+            start_x: self.start_pos.x,
+            start_y: self.start_pos.y,
+            max_rise: self.start_pos.y - self.min_y,
+            window_w,
+            window_h,
+            wall_s,
+            paused_s,
+            levels_completed: self.session.levels_completed,
+            pace_late_mean_us: late_mean,
+            pace_late_max_us: late_max,
+            presented: stats.presented,
+            skipped_draws: stats.timeouts + stats.occluded + stats.validation + stats.zero_size,
+            hidden_s: vis.hidden_s,
+            hidden_wakeups: vis.hidden_wakeups,
+            restores: vis.restores,
+            fps_since_restore: vis.fps_since_restore,
+            adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
+            present_mode: self.gfx.as_ref().map_or_else(String::new, Graphics::present_mode),
+        }
     }
 }
 

@@ -2,60 +2,17 @@
 //!
 //! Clock: events are stamped on the event-loop clock (nanoseconds since the loop started,
 //! monotonic); [`latch::Latch`] hands them to the fixed tick that owns their time.
-//! `keyboard` and `gamepad` turn winit keys / gilrs events into [`InputEvent`]s; the latch
-//! itself is platform-free.
+//! `keyboard` and `gamepad` (only with the `game` feature) turn winit keys / gilrs events into
+//! [`InputEvent`]s; the latch itself is platform-free. [`Action`] and
+//! [`latch::TickInput`] belong to the simulation (`crate::sim::action`) and are re-exported.
 
+#[cfg(feature = "game")]
 pub mod gamepad;
+#[cfg(feature = "game")]
 pub mod keyboard;
 pub mod latch;
 
-/// A game action a key or button can be bound to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// Run left.
-    Left,
-    /// Run right.
-    Right,
-    /// Up (also a jump key on the keyboard, bound by `keyboard`).
-    Up,
-    /// Down (Down + Jump drops through a one-way platform).
-    Down,
-    /// Jump.
-    Jump,
-}
-
-impl Action {
-    /// All actions, in index order.
-    pub const ALL: [Action; 5] = [Action::Left, Action::Right, Action::Up, Action::Down, Action::Jump];
-
-    /// Dense index 0..5, for per-action arrays.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Parse the lab's action names: `left` `right` `up` `down` `jump`.
-    pub fn from_name(name: &str) -> Option<Action> {
-        Some(match name {
-            "left" => Action::Left,
-            "right" => Action::Right,
-            "up" => Action::Up,
-            "down" => Action::Down,
-            "jump" => Action::Jump,
-            _ => return None,
-        })
-    }
-
-    /// The lab's name of this action.
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Left => "left",
-            Action::Right => "right",
-            Action::Up => "up",
-            Action::Down => "down",
-            Action::Jump => "jump",
-        }
-    }
-}
+pub use crate::sim::action::Action;
 
 /// Which device an edge came from. Each source holds its own buttons, so releasing a key does
 /// not release the same action held on the pad, and a pad disconnect releases only the pad.

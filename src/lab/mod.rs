@@ -11,13 +11,14 @@ pub mod script;
 pub mod shots;
 
 pub use runner::{LabError, LabOptions, run_script, run_script_observed};
+pub use shots::FrameObserver;
 
 use std::io::{Read, Write};
 use std::path::Path;
 
 /// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...`: read
-/// the script (`-` for standard input), run it, draw the asked-for frames, write the report
-/// (atomically when OUT is a file).
+/// the script (`-` for standard input), run it, draw the asked-for frames through `observer`
+/// (`None` in a build without a renderer), write the report (atomically when OUT is a file).
 ///
 /// # Errors
 /// A one-line message naming the script, the line and the problem (exit status 2 in `main`).
@@ -26,13 +27,19 @@ pub fn run_cli(
     json: Option<&Path>,
     summary_only: bool,
     shots: &[String],
+    observer: Option<&mut dyn shots::FrameObserver>,
 ) -> anyhow::Result<()> {
+    if !shots.is_empty() && observer.is_none() {
+        anyhow::bail!(
+            "--shot: this ledge was built without the `game` feature (no renderer); rebuild with default features"
+        );
+    }
     let mut wanted = std::collections::BTreeMap::new();
     for s in shots {
         let (frame, path) = shots::parse_shot(s).map_err(|e| anyhow::anyhow!(e))?;
         wanted.insert(frame, path);
     }
-    let mut shooter = shots::Shooter::new(wanted);
+    let mut shooter = shots::Shooter::new(wanted, observer);
     let (text, name, dir) = if script == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;

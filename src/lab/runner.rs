@@ -8,7 +8,7 @@ use super::script::{At, LevelSource, Script, Step, parse};
 use crate::game_loop::{Loop, LoopConfig};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
-use crate::render::surface_state::SurfaceState;
+use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
 use glam::DVec2;
 use std::collections::VecDeque;

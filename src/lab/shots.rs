@@ -1,11 +1,13 @@
 //! `ledge lab SCRIPT --shot FRAME=PATH.png`: draw chosen frames of a lab run off-screen.
 //!
 //! Clock: scripted (the lab's). Each shot is drawn after its frame's ticks, from the same
-//! [`FrameView`](crate::render::view::FrameView) the game would draw, through the renderer's
-//! off-screen path (`render::sprites::Offscreen`, lavapipe on machines without a GPU).
+//! [`FrameView`] the game would draw, by a [`FrameObserver`]: the lab never links a GPU
+//! crate, so `main` supplies one backed by the off-screen renderer (`render::Offscreen`,
+//! lavapipe on machines without a GPU). A lab-only build (no `game` feature) has none, and
+//! `--shot` says so.
 
 use crate::game_loop::Loop;
-use crate::render::sprites::Offscreen;
+use crate::present::view::FrameView;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -51,30 +53,41 @@ pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(),
     })
 }
 
-/// Draws the requested frames as the lab runs.
-pub struct Shooter {
-    wanted: BTreeMap<u64, PathBuf>,
-    offscreen: Option<Offscreen>,
+/// Draws a frame the lab was asked to shoot. The lab calls it only for those frames, after
+/// their ticks; `main` supplies one backed by the off-screen renderer.
+pub trait FrameObserver {
+    /// Draw `view` into a `width` x `height` image: RGBA8 sRGB, row-major from the top-left,
+    /// `width * height * 4` bytes.
+    ///
+    /// # Errors
+    /// A one-line message (no GPU adapter, not even a software one; a readback failure).
+    fn draw(&mut self, view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, String>;
 }
 
-impl Shooter {
-    /// Shots to take: frame index → PNG path.
-    pub fn new(wanted: BTreeMap<u64, PathBuf>) -> Self {
-        Shooter { wanted, offscreen: None }
+/// Draws the requested frames as the lab runs, through a [`FrameObserver`].
+pub struct Shooter<'o> {
+    wanted: BTreeMap<u64, PathBuf>,
+    observer: Option<&'o mut dyn FrameObserver>,
+}
+
+impl<'o> Shooter<'o> {
+    /// Shots to take: frame index → PNG path, drawn by `observer` (`None` where this build
+    /// has no renderer: asking for a shot is then an error).
+    pub fn new(wanted: BTreeMap<u64, PathBuf>, observer: Option<&'o mut dyn FrameObserver>) -> Self {
+        Shooter { wanted, observer }
     }
 
     /// Called after every frame: draw it if a shot was asked for.
     ///
     /// # Errors
-    /// No GPU adapter (not even a software one), or the PNG cannot be written.
+    /// No renderer in this build, the observer's error, or the PNG cannot be written.
     pub fn observe(&mut self, frame: u64, lp: &Loop) -> Result<(), String> {
         let Some(path) = self.wanted.remove(&frame) else { return Ok(()) };
-        if self.offscreen.is_none() {
-            self.offscreen = Some(Offscreen::new().map_err(|e| format!("--shot: {e}"))?);
-        }
-        let off = self.offscreen.as_mut().expect("set above");
+        let observer = self.observer.as_deref_mut().ok_or_else(|| {
+            "--shot: this ledge was built without the `game` feature (no renderer)".to_owned()
+        })?;
         let (w, h) = SHOT_SIZE;
-        let pixels = off.render(&lp.view(), w, h).map_err(|e| format!("--shot {frame}: {e}"))?;
+        let pixels = observer.draw(&lp.view(), w, h).map_err(|e| format!("--shot {frame}: {e}"))?;
         save_png(&path, w, h, &pixels)
     }
 

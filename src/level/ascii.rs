@@ -6,8 +6,8 @@
 //! `P` player spawn, `C` checkpoint, `G` goal, `.` or space empty. Rows may be ragged; short
 //! rows are padded with empty tiles to the widest row.
 
+use super::tiles;
 use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
-use crate::render::atlas;
 use glam::DVec2;
 
 /// Top-left of a hitbox standing on the bottom edge of tile (`col`, `row`), horizontally
@@ -19,12 +19,12 @@ fn standing_in(col: usize, row: usize) -> DVec2 {
 /// Builds a [`Level`] from the rows of an inline map. `first_line` is the 1-based line number
 /// of `rows[0]` in the script, for error messages.
 ///
-/// Cells: `#` [`TileKind::Solid`] (drawn as [`atlas::GROUND_TOP`] where the cell above is not
-/// solid, else [`atlas::GROUND_FILL`]); `-` [`TileKind::OneWay`] ([`atlas::ONEWAY`]); `^`
-/// [`TileKind::Hazard`] ([`atlas::HAZARD`]); `P` the spawn (empty cell, nothing drawn); `C` a
+/// Cells: `#` [`TileKind::Solid`] (drawn as [`tiles::GROUND_TOP`] where the cell above is not
+/// solid, else [`tiles::GROUND_FILL`]); `-` [`TileKind::OneWay`] ([`tiles::ONEWAY`]); `^`
+/// [`TileKind::Hazard`] ([`tiles::HAZARD`]); `P` the spawn (empty cell, nothing drawn); `C` a
 /// checkpoint whose trigger is the tile and whose respawn stands on its bottom edge (empty
-/// cell, drawn as [`atlas::CHECKPOINT`]); `G` the goal, the tile itself (empty cell, drawn as
-/// [`atlas::GOAL`]). Trailing `\r` is ignored.
+/// cell, drawn as [`tiles::CHECKPOINT`]); `G` the goal, the tile itself (empty cell, drawn as
+/// [`tiles::GOAL`]). Trailing `\r` is ignored.
 ///
 /// # Errors
 ///
@@ -55,11 +55,11 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
                 '#' => kinds[i] = TileKind::Solid,
                 '-' => {
                     kinds[i] = TileKind::OneWay;
-                    gfx[i] = Some(atlas::ONEWAY);
+                    gfx[i] = Some(tiles::ONEWAY);
                 }
                 '^' => {
                     kinds[i] = TileKind::Hazard;
-                    gfx[i] = Some(atlas::HAZARD);
+                    gfx[i] = Some(tiles::HAZARD);
                 }
                 'P' => {
                     if let Some((_, first)) = spawn {
@@ -68,14 +68,14 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
                     spawn = Some((standing_in(col, row), line));
                 }
                 'C' => {
-                    gfx[i] = Some(atlas::CHECKPOINT);
+                    gfx[i] = Some(tiles::CHECKPOINT);
                     checkpoints.push(Checkpoint { area: tile_rect, respawn: standing_in(col, row) });
                 }
                 'G' => {
                     if goal.is_some() {
                         return Err(err(line, "two G goals".to_owned()));
                     }
-                    gfx[i] = Some(atlas::GOAL);
+                    gfx[i] = Some(tiles::GOAL);
                     goal = Some(tile_rect);
                 }
                 other => {
@@ -96,7 +96,7 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
             let i = row * width + col;
             if kinds[i] == TileKind::Solid {
                 let air_above = row == 0 || kinds[i - width] != TileKind::Solid;
-                gfx[i] = Some(if air_above { atlas::GROUND_TOP } else { atlas::GROUND_FILL });
+                gfx[i] = Some(if air_above { tiles::GROUND_TOP } else { tiles::GROUND_FILL });
             }
         }
     }
@@ -164,13 +164,13 @@ P.........
         assert_eq!(level.goal, Some(Rect::new(144.0, 0.0, 16.0, 16.0)));
 
         let g = |x: usize, y: usize| level.gfx[y * level.width + x];
-        assert_eq!(g(0, 3), Some(atlas::GROUND_TOP));
-        assert_eq!(g(0, 4), Some(atlas::GROUND_FILL));
-        assert_eq!(g(4, 4), Some(atlas::GROUND_TOP), "under a hazard there is air");
-        assert_eq!(g(4, 3), Some(atlas::HAZARD));
-        assert_eq!(g(6, 1), Some(atlas::ONEWAY));
-        assert_eq!(g(2, 1), Some(atlas::CHECKPOINT));
-        assert_eq!(g(9, 0), Some(atlas::GOAL));
+        assert_eq!(g(0, 3), Some(tiles::GROUND_TOP));
+        assert_eq!(g(0, 4), Some(tiles::GROUND_FILL));
+        assert_eq!(g(4, 4), Some(tiles::GROUND_TOP), "under a hazard there is air");
+        assert_eq!(g(4, 3), Some(tiles::HAZARD));
+        assert_eq!(g(6, 1), Some(tiles::ONEWAY));
+        assert_eq!(g(2, 1), Some(tiles::CHECKPOINT));
+        assert_eq!(g(9, 0), Some(tiles::GOAL));
         assert_eq!(g(0, 2), None);
         assert_eq!(g(1, 0), None);
     }
@@ -183,7 +183,7 @@ P.........
         assert_eq!(level.kind_at(2, 1), TileKind::Empty);
         assert_eq!(level.kind_at(3, 1), TileKind::Solid);
         assert_eq!(level.kind_at(3, 2), TileKind::Empty, "padding");
-        assert_eq!(level.gfx[2 * 4], Some(atlas::GROUND_FILL));
+        assert_eq!(level.gfx[2 * 4], Some(tiles::GROUND_FILL));
         assert_eq!(level.gfx[2 * 4 + 3], None);
     }
 

@@ -8,6 +8,7 @@
 
 pub mod ascii;
 pub mod tiled_map;
+pub mod tiles;
 
 use glam::DVec2;
 use std::path::PathBuf;
@@ -76,7 +77,7 @@ pub struct Level {
     /// Collision kind of each cell, row-major (`y * width + x`), `width * height` entries.
     pub kinds: Vec<TileKind>,
     /// Atlas sprite index drawn in each cell (row-major like `kinds`), `None` for nothing drawn.
-    /// Indexes [`crate::render::atlas`]'s tile grid (16x16 cells, left to right, top to bottom).
+    /// Indexes the tile grid of [`tiles`] (16x16 cells, left to right, top to bottom).
     pub gfx: Vec<Option<u32>>,
     /// Player spawn: top-left of the player's hitbox, pixels.
     pub spawn: DVec2,

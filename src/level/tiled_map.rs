@@ -17,8 +17,8 @@
 //!   cell under the object's centre;
 //! - the map's string property `name`, if any (else the file stem).
 
+use super::tiles;
 use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
-use crate::render::atlas;
 use glam::DVec2;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -148,12 +148,12 @@ fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
         }
         let grid = (ts.tile_width, ts.tile_height, ts.margin, ts.spacing, ts.columns);
         let atlas_grid =
-            (atlas::TILE_PX, atlas::TILE_PX, atlas::CELL_PAD, 2 * atlas::CELL_PAD, atlas::TILE_COLUMNS);
+            (tiles::TILE_PX, tiles::TILE_PX, tiles::CELL_PAD, 2 * tiles::CELL_PAD, tiles::TILE_COLUMNS);
         if grid != atlas_grid {
             return Err(format!(
                 "tileset {name} must match the atlas grid (16x16 tiles, margin 1, spacing 2, {} \
                  columns), got {}x{} tiles, margin {}, spacing {}, {} columns",
-                atlas::TILE_COLUMNS,
+                tiles::TILE_COLUMNS,
                 grid.0,
                 grid.1,
                 grid.2,
@@ -261,10 +261,10 @@ fn read_tiles(
             }
             Some(_) => {}
         }
-        if id >= atlas::TILE_COUNT {
+        if id >= tiles::TILE_COUNT {
             return Err(format!(
                 "tile {id} at ({x}, {y}) is not in the atlas (tiles 0 to {})",
-                atlas::TILE_COUNT - 1
+                tiles::TILE_COUNT - 1
             ));
         }
         if flipped && !warned_flip {
@@ -404,7 +404,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
             }
         }
         if let Some(tile) = obj.tile_data() {
-            if matches!(tile.tileset_location(), TilesetLocation::Map(_)) && tile.id() < atlas::TILE_COUNT {
+            if matches!(tile.tileset_location(), TilesetLocation::Map(_)) && tile.id() < tiles::TILE_COUNT {
                 let centre = area.pos + area.size / 2.0;
                 if centre.x >= 0.0 && centre.y >= 0.0 {
                     let cell = ((centre.x / TILE) as usize, (centre.y / TILE) as usize);

@@ -9,15 +9,15 @@
 //!    adapter (any; the software fallback such as Mesa lavapipe if nothing else), open a device.
 //! 2. [`Gpu::resize`] on every window size change. Zero sizes are remembered, never configured
 //!    (wgpu 30 panics on a 0 x 0 configure); the next non-zero size configures
-//!    (see [`super::surface_state`]).
+//!    (see [`crate::present::surface_state`]).
 //! 3. Each frame: [`Gpu::acquire`] → draw into [`SurfaceFrame::view`] → submit →
 //!    [`Gpu::present`]. Every [`wgpu::CurrentSurfaceTexture`] variant is handled on its own:
 //!    `Timeout`/`Occluded` skip the frame, `Outdated` reconfigures and retries once, `Lost`
 //!    recreates the surface, `Suboptimal` is drawn and presented then reconfigured,
 //!    `Validation` is logged and the frame skipped. Nothing a window manager can do panics.
 
-pub use super::surface_state::SurfaceStats;
-use super::surface_state::{self, Acquired, SurfaceState};
+pub use crate::present::surface_state::SurfaceStats;
+use crate::present::surface_state::{self, Acquired, SurfaceState};
 use std::sync::Arc;
 use winit::window::Window;
 
@@ -39,6 +39,9 @@ pub enum RenderError {
     /// The sprite atlas could not be loaded.
     #[error("sprite atlas: {0}")]
     Atlas(String),
+    /// The UI font could not be loaded.
+    #[error("cannot load the UI font: {0}")]
+    Text(#[from] super::text::TextError),
     /// Reading an off-screen image back failed.
     #[error("off-screen readback: {0}")]
     Readback(String),

@@ -1,17 +1,22 @@
-//! Rendering: sprites from one instance buffer, interpolated positions, integer pixel scale.
+//! The GPU layer: wgpu and glyphon, and nothing that decides what a frame shows.
 //!
-//! Clock: render frame (the display's rate). Reads [`view::FrameView`] snapshots; never writes
-//! the world. `view`, `atlas`, `spin` and `surface_state` are pure (no wgpu) so the loop and
-//! the lab can use them (`spin`'s angles are functions of the tick count); `overlay` builds the
-//! HUD, pause/end screens and F3 telemetry as plain data (quads and [`text::TextItem`]s), which
-//! `sprites` (screen-space quads) and `text` (glyphon) draw.
+//! Clock: render frame (the display's rate). It draws what the pure layers describe — the
+//! loop's [`crate::present::view::FrameView`] (as `present::instances` builds it) and the UI's
+//! [`crate::ui::Layer`] — and never writes the world:
+//!
+//! - [`gpu`]: the one owner of instance, adapter, device, queue and the window surface;
+//! - [`pipeline`]: the atlas, camera uniforms, growing instance buffers, and the opaque and
+//!   alpha-blended sprite pipelines;
+//! - [`text`]: glyphon with the shipped font;
+//! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
+//!   and for off-screen capture alike;
+//! - [`offscreen`]: [`Offscreen`], a headless context that renders and reads images back.
 
-pub mod atlas;
 pub mod gpu;
-pub mod overlay;
-pub mod spin;
-pub mod sprites;
-pub mod stress;
-pub mod surface_state;
+pub mod offscreen;
+pub mod pipeline;
+pub mod renderer;
 pub mod text;
-pub mod view;
+
+pub use offscreen::Offscreen;
+pub use renderer::Renderer;

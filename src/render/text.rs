@@ -12,7 +12,7 @@
 //! text, plugs straight into an open `wgpu::RenderPass` on the same wgpu version (30), and
 //! costs one pipeline and one draw call. The graphs and the panels behind the text are
 //! solid-colour quads drawn by the sprite renderer Ledge already has (`FLAG_SOLID` in
-//! `shaders/sprite.wgsl`, screen-space camera in [`super::sprites`]), so an immediate-mode
+//! `shaders/sprite.wgsl`, screen-space camera in [`super::pipeline`]), so an immediate-mode
 //! GUI (egui + egui-wgpu + egui-winit: its own input routing, tessellator, fonts, and a
 //! second event consumer beside the game's latch) would be a lot of machinery for what amounts
 //! to text.
@@ -22,7 +22,7 @@
 //! One font, shipped in `assets/fonts/` ([`FONT_PATH`], DejaVu Sans Mono, Bitstream Vera
 //! licence, see `assets/fonts/README.md`), loaded into a font database of its own. System fonts
 //! are never read, so a fresh machine with no fonts installed draws the same text, and the
-//! monospace advance ([`MONO_ADVANCE_EM`]) lets the pure overlay code size its panels
+//! monospace advance (`present::text::MONO_ADVANCE_EM`) lets the pure overlay code size its panels
 //! without shaping anything.
 //!
 //! # Crispness
@@ -32,6 +32,7 @@
 //! size; the overlay picks sizes as multiples of the view's integer scale (16 px at 2x).
 
 use super::gpu::GpuContext;
+use crate::present::text::{Align, LINE_HEIGHT, TextItem};
 use glyphon::cosmic_text::Hinting;
 use glyphon::{
     Attrs, Buffer, Cache, Color, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache, TextArea,
@@ -42,68 +43,10 @@ use std::path::PathBuf;
 /// The font file, relative to the assets folder (see [`crate::assets::assets_dir`]).
 pub const FONT_PATH: &str = "fonts/DejaVuSansMono.ttf";
 
-/// Advance width of one DejaVu Sans Mono character, in ems (1233 of 2048 font units). With
-/// metrics hinting each advance is rounded to whole pixels, so a line of `n` characters at
-/// `size` px is `n * round(size * MONO_ADVANCE_EM)` px wide ([`mono_width`]). A test shapes
-/// text with the shipped font to keep this true.
-pub const MONO_ADVANCE_EM: f32 = 1233.0 / 2048.0;
-
-/// Line height as a multiple of the font size (the distance between baselines of a
-/// multi-line [`TextItem`]).
-pub const LINE_HEIGHT: f32 = 1.25;
-
-/// Width in pixels of `chars` characters at `size` px: the hinted advance (whole pixels, at
-/// least 1) times the count.
-pub fn mono_width(chars: usize, size: f32) -> f32 {
-    chars as f32 * (size * MONO_ADVANCE_EM).round().max(1.0)
-}
-
 /// Drawn width of a laid-out line, pixels: the right edge of its last glyph. (cosmic-text's
 /// `line_w` sums the unhinted advances; with hinting the glyphs sit on rounded positions.)
 fn run_width(run: &glyphon::LayoutRun<'_>) -> f32 {
     run.glyphs.iter().map(|g| g.x + g.w).fold(0.0, f32::max)
-}
-
-/// Where an item's `x` is on its text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Align {
-    /// `x` is the left edge.
-    #[default]
-    Left,
-    /// `x` is the centre of the widest line.
-    Center,
-    /// `x` is the right edge of the widest line.
-    Right,
-}
-
-/// One block of text to draw this frame. Plain data: built by the pure overlay code.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TextItem {
-    /// The text; `\n` starts a new line (lines are `size * LINE_HEIGHT` apart). No wrapping.
-    pub text: String,
-    /// Anchor x, window pixels from the left (see [`TextItem::align`]).
-    pub x: f32,
-    /// Top of the first line, window pixels from the top.
-    pub y: f32,
-    /// Font size, window pixels (the em height).
-    pub size: f32,
-    /// Colour, sRGB 0..255 with straight alpha.
-    pub color: [u8; 4],
-    /// How `x` anchors the text.
-    pub align: Align,
-}
-
-impl TextItem {
-    /// A left-aligned item at (`x`, `y`) window pixels.
-    pub fn new(text: impl Into<String>, x: f32, y: f32, size: f32, color: [u8; 4]) -> Self {
-        Self { text: text.into(), x, y, size, color, align: Align::Left }
-    }
-
-    /// The same item with `align`.
-    pub fn aligned(mut self, align: Align) -> Self {
-        self.align = align;
-        self
-    }
 }
 
 /// Why text could not start or draw.
@@ -317,6 +260,7 @@ impl TextRenderer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::present::text::mono_width;
 
     #[test]
     fn shipped_font_loads_without_system_fonts() {
@@ -345,9 +289,10 @@ mod tests {
     #[test]
     fn text_and_screen_quads_draw_off_screen() {
         use crate::level::{Level, TileKind};
-        use crate::render::overlay::solid;
-        use crate::render::sprites::{OFFSCREEN_FORMAT, Offscreen, SKY_SRGB};
-        use crate::render::view::{FrameView, PlayerDraw, PlayerPose};
+        use crate::present::instances::SKY_SRGB;
+        use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
+        use crate::render::Offscreen;
+        use crate::ui::{Layer, solid};
         use glam::DVec2;
         let mut off = match Offscreen::new() {
             Ok(o) => o,
@@ -357,7 +302,6 @@ mod tests {
             ),
             Err(e) => panic!("off-screen renderer: {e}"),
         };
-        let mut text = TextRenderer::new(&off.ctx, OFFSCREEN_FORMAT).expect("font loads");
         let level = Level {
             name: "text test".into(),
             source: None,
@@ -383,10 +327,11 @@ mod tests {
             extra: &[],
         };
         let (w, h) = (640, 360);
-        let quads = [solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)];
-        let items = [TextItem::new("Ledge 1:02.45", 10.0, 10.0, 32.0, [255, 255, 255, 255])];
-        text.prepare(&off.ctx, (w, h), &items);
-        let px = off.render_with_overlay(&view, w, h, &quads, |_, pass| text.draw(pass)).expect("renders");
+        let ui = Layer {
+            quads: vec![solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)],
+            text: vec![TextItem::new("Ledge 1:02.45", 10.0, 10.0, 32.0, [255, 255, 255, 255])],
+        };
+        let px = off.render_with_overlay(&view, w, h, &ui).expect("renders");
         if let Some(dir) = std::env::var_os("LEDGE_TEST_DUMP") {
             let path = std::path::Path::new(&dir).join("text_offscreen.png");
             let file = std::fs::File::create(&path).expect("create dump");
@@ -412,13 +357,5 @@ mod tests {
         };
         assert!(white(10, 270, 10, 50) > 200, "text drawn: {}", white(10, 270, 10, 50));
         assert_eq!(white(0, 640, 60, 360), 0);
-    }
-
-    #[test]
-    fn item_builder() {
-        let t = TextItem::new("hi", 1.0, 2.0, 16.0, [255; 4]).aligned(Align::Center);
-        assert_eq!(t.align, Align::Center);
-        assert_eq!(mono_width(10, 16.0), 100.0, "9.63 px advances hint to 10");
-        assert_eq!(mono_width(10, 14.0), 80.0);
     }
 }

@@ -5,12 +5,14 @@
 //! wall-clock time; [`World`] is plain data that can be cloned, compared and hashed, so two
 //! runs can be checked for equality.
 
+pub mod action;
 pub mod collision;
 pub mod hash;
 pub mod player;
 pub mod tuning;
 pub mod world;
 
+pub use action::{Action, TickInput};
 pub use player::{HITBOX, TickOutcome, step};
 pub use tuning::{Tuning, TuningError};
 pub use world::{Player, World};

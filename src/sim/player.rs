@@ -12,11 +12,10 @@
 //! held for `var_jump_time`, half gravity near the apex while jump is held, coyote time, jump
 //! buffer, upward corner correction, and Down+Jump through one-way platforms.
 
+use super::action::{Action, TickInput};
 use super::collision::{corner_nudge, move_x, move_y};
 use super::tuning::{Tuning, seconds_to_ticks};
 use super::world::World;
-use crate::input::Action;
-use crate::input::latch::TickInput;
 use crate::level::{Level, Rect, TILE, TileKind};
 use glam::DVec2;
 

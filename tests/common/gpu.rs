@@ -4,8 +4,8 @@
 //!
 //! Clock: none (set-up before any frame).
 
+use ledge::render::Offscreen;
 use ledge::render::gpu::RenderError;
-use ledge::render::sprites::Offscreen;
 
 /// What a machine with no adapter lacks, for failure messages.
 pub const NO_ADAPTER_HINT: &str = "the GPU tests need a Vulkan adapter; without a GPU install Mesa's \

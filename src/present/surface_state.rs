@@ -1,4 +1,4 @@
-//! When the window surface needs configuring: the pure size logic behind `gpu::Gpu::resize`.
+//! When the window surface needs configuring: the pure size logic behind `render::gpu::Gpu::resize`.
 //!
 //! Clock: event loop (resize and scale-factor events). No wgpu here, so the lab can count
 //! configures for a scripted sequence of window sizes without a GPU.

@@ -13,7 +13,7 @@
 //! removes the easing.
 
 use crate::level::Level;
-use crate::render::view::VIEW_SIZE;
+use crate::present::view::VIEW_SIZE;
 use glam::DVec2;
 
 /// Half-width of the horizontal dead zone around the camera centre, pixels.

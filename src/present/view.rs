@@ -1,7 +1,7 @@
 //! What one render frame draws: a read-only snapshot built from the loop's interpolated state.
 //!
 //! Clock: render frame. Built after the frame's ticks, from `lerp(prev, curr, alpha)` positions,
-//! the short-way `lerp_angle` of tick-clock angles ([`crate::render::spin`]) and the camera
+//! the short-way `lerp_angle` of tick-clock angles ([`crate::present::spin`]) and the camera
 //! that followed them; the renderer only reads it. Discrete state (facing, pose, checkpoints
 //! reached) is the current tick's, never blended.
 
@@ -53,7 +53,7 @@ pub struct FrameView<'a> {
     pub reached: &'a [bool],
     /// The goal portal's rotation about its centre, radians in [-π, π), clockwise on screen:
     /// `lerp_angle(goal_angle(previous tick), goal_angle(current tick), alpha)`, the short way
-    /// round ([`crate::render::spin`]); the current tick's angle alone right after a reset
+    /// round ([`crate::present::spin`]); the current tick's angle alone right after a reset
     /// (teleport, respawn, level load). 0 draws it upright.
     pub goal_angle: f64,
     /// Extra sprites to draw (`--stress N`), top-left in level pixels, already interpolated;

@@ -7,7 +7,7 @@
 //! from the camera's top-left) so they stay on screen as the camera moves, and they never touch
 //! the simulation or its state hash.
 
-use crate::render::view::VIEW_SIZE;
+use crate::present::view::VIEW_SIZE;
 use glam::DVec2;
 
 /// Edge of one stress sprite, pixels (a 16 x 16 atlas tile).

@@ -1,0 +1,137 @@
+//! What a key or a pad button asks of the app rather than the player: a pure function of the
+//! key, the modifiers held and the [`Mode`].
+//!
+//! Clock: event loop. The app reads winit's key event into an [`AppKey`] and acts on the
+//! [`Command`] this returns; keys that are no command go on to the game's own bindings
+//! (`crate::input::keyboard`).
+//!
+//! | key | playing | paused | end screen |
+//! |---|---|---|---|
+//! | Esc | pause | resume | quit |
+//! | Q | — | quit | quit |
+//! | Enter | — | — | play again from the first level |
+//! | pad Start | pause | resume | play again from the first level |
+//! | pad Select | — | quit | quit |
+//! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
+//! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
+
+use super::session::Mode;
+use crate::input::gamepad::PadMenu;
+
+/// A key press as the command table reads it: Esc, Enter, F3 and F11 are physical keys; Q is
+/// the key that types "q" (the letter the pause screen names, wherever the layout puts it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AppKey {
+    /// The physical key, where it is one the table names.
+    pub code: KeyCode,
+    /// The key types "q" or "Q".
+    pub types_q: bool,
+}
+
+/// The physical keys the command table names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyCode {
+    /// F3.
+    F3,
+    /// F11.
+    F11,
+    /// Enter or keypad Enter.
+    Enter,
+    /// Escape.
+    Escape,
+    /// Any other key.
+    Other,
+}
+
+/// What the app does for a command key or button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Show or hide the F3 telemetry overlay.
+    ToggleOverlay,
+    /// Borderless fullscreen on or off.
+    ToggleFullscreen,
+    /// From the end screen: the first level again.
+    PlayAgain,
+    /// Quit (prints the summary).
+    Quit,
+    /// Stop the game clock and show the pause screen.
+    Pause,
+    /// Start the game clock again.
+    Resume,
+}
+
+/// Pause while playing, resume while paused; nothing on the end screen.
+fn toggle_pause(mode: Mode) -> Option<Command> {
+    match mode {
+        Mode::Playing => Some(Command::Pause),
+        Mode::Paused => Some(Command::Resume),
+        Mode::Finished => None,
+    }
+}
+
+/// The command for a key press (not a repeat, not synthetic) with Alt held or not, in `mode`;
+/// `None` when the key is no command (it goes to the game).
+pub fn key_command(key: AppKey, alt_held: bool, mode: Mode) -> Option<Command> {
+    let enter = key.code == KeyCode::Enter;
+    Some(match key.code {
+        KeyCode::F3 => Command::ToggleOverlay,
+        KeyCode::F11 => Command::ToggleFullscreen,
+        _ if enter && alt_held => Command::ToggleFullscreen,
+        _ if enter && mode == Mode::Finished => Command::PlayAgain,
+        KeyCode::Escape if mode == Mode::Finished => Command::Quit,
+        KeyCode::Escape => return toggle_pause(mode),
+        _ if key.types_q && mode != Mode::Playing => Command::Quit,
+        _ => return None,
+    })
+}
+
+/// The command for a gamepad menu button in `mode`.
+pub fn pad_command(button: PadMenu, mode: Mode) -> Option<Command> {
+    match (button, mode) {
+        (PadMenu::Start, Mode::Finished) => Some(Command::PlayAgain),
+        (PadMenu::Start, _) => toggle_pause(mode),
+        (PadMenu::Select, Mode::Paused | Mode::Finished) => Some(Command::Quit),
+        (PadMenu::Select, Mode::Playing) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> AppKey {
+        AppKey { code, types_q: false }
+    }
+
+    #[test]
+    fn the_key_table() {
+        use Command::*;
+        use Mode::*;
+        let q = AppKey { code: KeyCode::Other, types_q: true };
+        for (mode, esc, qq, enter) in [
+            (Playing, Some(Pause), None, None),
+            (Paused, Some(Resume), Some(Quit), None),
+            (Finished, Some(Quit), Some(Quit), Some(PlayAgain)),
+        ] {
+            assert_eq!(key_command(key(KeyCode::Escape), false, mode), esc, "{mode:?}");
+            assert_eq!(key_command(q, false, mode), qq, "{mode:?}");
+            assert_eq!(key_command(key(KeyCode::Enter), false, mode), enter, "{mode:?}");
+            assert_eq!(key_command(key(KeyCode::Enter), true, mode), Some(ToggleFullscreen));
+            assert_eq!(key_command(key(KeyCode::F11), false, mode), Some(ToggleFullscreen));
+            assert_eq!(key_command(key(KeyCode::F3), false, mode), Some(ToggleOverlay));
+            assert_eq!(key_command(key(KeyCode::Other), false, mode), None);
+        }
+    }
+
+    #[test]
+    fn the_pad_table() {
+        use Command::*;
+        use Mode::*;
+        assert_eq!(pad_command(PadMenu::Start, Playing), Some(Pause));
+        assert_eq!(pad_command(PadMenu::Start, Paused), Some(Resume));
+        assert_eq!(pad_command(PadMenu::Start, Finished), Some(PlayAgain));
+        assert_eq!(pad_command(PadMenu::Select, Playing), None);
+        assert_eq!(pad_command(PadMenu::Select, Paused), Some(Quit));
+        assert_eq!(pad_command(PadMenu::Select, Finished), Some(Quit));
+    }
+}

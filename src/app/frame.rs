@@ -1,0 +1,134 @@
+//! One render frame of the window (`RedrawRequested`): `--hitch`, `--fps-cap` pacing, the
+//! loop's frame, `--stress`, recording, telemetry, level completion, the UI, the draw, and the
+//! wake-up that follows (decided by [`super::wake`]).
+//!
+//! Clock: render frame, on the event loop's thread. The steps are listed in the [`super`]
+//! module docs.
+
+use super::session::Mode;
+use super::wake::{self, FrameEnd, Wake};
+use super::{App, frame_ui};
+use crate::present::view::VIEW_SIZE;
+use crate::ui::{Hud, Layer, OverlayInfo, Sample};
+use std::time::{Duration, Instant};
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+
+/// How often the F3 overlay's numbers are refreshed (the graphs move every frame).
+const STATS_REFRESH: Duration = Duration::from_millis(250);
+
+impl App {
+    /// This frame's HUD, F3 overlay and pause screen, or the end screen, for a `size` (width,
+    /// height) target ([`frame_ui`]).
+    fn build_ui(&self, out: &mut Layer, size: (u32, u32)) {
+        let tick_hz = self.game.config().tick_hz;
+        let world = self.game.world();
+        let (present_mode, adapter) = self
+            .gfx
+            .as_ref()
+            .map_or_else(|| (String::new(), String::new()), |g| (g.present_mode(), g.adapter_short()));
+        let totals = self.game.totals();
+        let f3 = self.show_overlay.then(|| frame_ui::F3 {
+            telemetry: &self.telemetry,
+            shown: &self.shown_stats,
+            info: OverlayInfo {
+                tick_hz,
+                present_mode: &present_mode,
+                adapter: &adapter,
+                vsync: self.opts.vsync,
+                fps_cap: self.opts.fps_cap,
+                total_clamps: totals.clamp_events,
+                total_caps: totals.cap_hits,
+                sprites: self.gfx.as_ref().map_or(0, |g| g.renderer.instance_count()),
+                stress: self.stress.len(),
+            },
+        });
+        let frame = frame_ui::FrameUi {
+            mode: self.session.mode,
+            hud: Hud {
+                level: &self.game.level().name,
+                deaths: self.session.level_deaths(world),
+                ticks: self.session.level_ticks(world),
+                tick_hz,
+            },
+            f3,
+            results: self.session.results(),
+        };
+        frame_ui::build(out, size, &frame);
+    }
+
+    /// Run one frame (see the module docs).
+    pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        if let (Some(h), Some(start)) = (self.opts.hitch, self.start) {
+            h.stall_if_due(start, &mut self.next_hitch);
+        }
+        if let Some(p) = &mut self.pacer {
+            p.wait();
+        }
+        let playing = self.session.mode == Mode::Playing;
+        if playing {
+            let now = self.now_ns();
+            let stats = self.game.frame(now);
+            let dt = 1.0 / f64::from(self.game.config().tick_hz);
+            for _ in 0..stats.steps {
+                self.stress.step(dt);
+            }
+            if let Some(r) = &mut self.recorder {
+                r.frame(now);
+            }
+            self.telemetry.push(Sample::from(&stats));
+            if self.game.world().level_complete {
+                if self.recorder.is_some() {
+                    // A recording replays one level: end the session on its goal.
+                    event_loop.exit();
+                    return;
+                }
+                self.complete_level();
+            }
+            self.min_y = self.min_y.min(self.game.world().player.pos.y);
+        }
+        if self.show_overlay && self.stats_at.is_none_or(|t| t.elapsed() >= STATS_REFRESH) {
+            self.shown_stats = self.telemetry.stats();
+            self.stats_at = Some(Instant::now());
+        }
+
+        let mut drawn = false;
+        let hidden = self.visibility.is_hidden();
+        if let Some(frame) = self.gfx.as_mut().filter(|_| !hidden).and_then(|g| g.gpu.acquire()) {
+            let mut ui = std::mem::take(&mut self.ui);
+            self.build_ui(&mut ui, frame.size);
+            if let Some(g) = &mut self.gfx {
+                let mut view = self.game.view();
+                if !self.stress.is_empty() {
+                    let origin = view.camera - VIEW_SIZE / 2.0;
+                    self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
+                    view.extra = &self.stress_drawn;
+                }
+                g.draw(frame, &view, &ui);
+                self.visibility.presented(self.session.mode == Mode::Playing, Instant::now());
+                drawn = true;
+            }
+            self.ui = ui;
+        }
+        let now = Instant::now();
+        let end = FrameEnd {
+            exit_due: self.exit_due(),
+            drawn,
+            playing: self.session.mode == Mode::Playing,
+            paced: self.pacer.is_some(),
+            pace_wake: self.pacer.as_ref().and_then(|p| p.wake_before_deadline(now)),
+            to_next_tick: Duration::from_nanos(self.game.stepper().ns_to_next_tick()),
+        };
+        match wake::after_frame(&end, now) {
+            Wake::Exit => event_loop.exit(),
+            Wake::Redraw => {
+                if let Some(g) = &self.gfx {
+                    g.window.request_redraw();
+                }
+            }
+            Wake::At(at) => {
+                self.next_frame_at = Some(at);
+                event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Which UI a frame shows: the HUD while a level is on, the F3 overlay when asked for, the
+//! pause or end screen by [`Mode`]; built into a [`Layer`] by `crate::ui`.
+//!
+//! Clock: render frame. Pure: the app gathers the numbers ([`FrameUi`]) and hands the layer to
+//! the renderer. The end screen shows no F3 overlay: the clock is stopped there, and the panel
+//! would cover the results table.
+
+use super::session::Mode;
+use crate::ui::{self, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
+
+/// The F3 overlay's inputs.
+#[derive(Clone, Copy, Debug)]
+pub struct F3<'a> {
+    /// The last frames.
+    pub telemetry: &'a Telemetry,
+    /// Their numbers, as last refreshed.
+    pub shown: &'a TelemetryStats,
+    /// The setup it reports.
+    pub info: OverlayInfo<'a>,
+}
+
+/// Everything a frame's UI is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameUi<'a> {
+    /// What the game is doing.
+    pub mode: Mode,
+    /// The HUD's numbers.
+    pub hud: Hud<'a>,
+    /// The F3 overlay, when it is on.
+    pub f3: Option<F3<'a>>,
+    /// The levels finished (the end screen's table).
+    pub results: &'a [LevelResult],
+}
+
+/// Build `frame`'s UI for a `size` (width, height) pixel target into `out` (cleared first).
+pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
+    out.clear();
+    let scr = Screen::new(size.0, size.1);
+    if frame.mode == Mode::Finished {
+        ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz);
+        return;
+    }
+    ui::hud(out, &scr, &frame.hud);
+    if let Some(f3) = &frame.f3 {
+        ui::telemetry_overlay(out, &scr, f3.telemetry, f3.shown, &f3.info);
+    }
+    if frame.mode == Mode::Paused {
+        ui::pause_screen(out, &scr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(mode: Mode, f3: Option<F3<'_>>) -> FrameUi<'_> {
+        FrameUi { mode, hud: Hud { level: "Meadow", deaths: 1, ticks: 60, tick_hz: 60 }, f3, results: &[] }
+    }
+
+    #[test]
+    fn each_mode_shows_its_layers() {
+        let tel = Telemetry::default();
+        let shown = TelemetryStats::default();
+        let info = OverlayInfo {
+            tick_hz: 60,
+            present_mode: "Fifo",
+            adapter: "test",
+            vsync: true,
+            fps_cap: None,
+            total_clamps: 0,
+            total_caps: 0,
+            sprites: 0,
+            stress: 0,
+        };
+        let f3 = F3 { telemetry: &tel, shown: &shown, info };
+        let texts = |f: &FrameUi<'_>| {
+            let mut out = Layer::default();
+            build(&mut out, (1280, 720), f);
+            out.text.iter().map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
+        };
+        let playing = texts(&frame(Mode::Playing, None));
+        assert!(playing.starts_with("Meadow") && !playing.contains("Paused"));
+        assert!(texts(&frame(Mode::Playing, Some(f3))).contains("F3 telemetry"));
+        let paused = texts(&frame(Mode::Paused, Some(f3)));
+        assert!(paused.contains("Meadow") && paused.contains("F3 telemetry") && paused.contains("Paused"));
+        let end = texts(&frame(Mode::Finished, Some(f3)));
+        assert!(end.starts_with("You made it!") && !end.contains("F3 telemetry") && !end.contains("Meadow"));
+    }
+}

@@ -1,0 +1,73 @@
+//! The window and everything that draws into it: the winit window, the [`Gpu`] (surface and
+//! device) and the [`Renderer`].
+//!
+//! Clock: opened on the event loop's `resumed`; [`Graphics::draw`] runs once per render frame.
+
+use crate::present::view::FrameView;
+use crate::render::Renderer;
+use crate::render::gpu::{Gpu, SurfaceFrame};
+use crate::ui::Layer;
+use anyhow::Context as _;
+use std::sync::Arc;
+use winit::dpi::LogicalSize;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::{Fullscreen, Window};
+
+/// Window, GPU and renderer: exist from `resumed` on.
+pub(super) struct Graphics {
+    /// The game's one window.
+    pub window: Arc<Window>,
+    /// Its surface, device and queue.
+    pub gpu: Gpu,
+    /// Draws each frame.
+    pub renderer: Renderer,
+}
+
+impl Graphics {
+    /// Open the 1280 x 720 (logical) window, its GPU surface (`vsync` picks the present mode)
+    /// and the renderer, and ask for the first redraw.
+    ///
+    /// # Errors
+    /// No window, no adapter or device, or the atlas or the font cannot be loaded.
+    pub fn open(event_loop: &ActiveEventLoop, vsync: bool) -> anyhow::Result<Self> {
+        let attrs =
+            Window::default_attributes().with_title("Ledge").with_inner_size(LogicalSize::new(1280.0, 720.0));
+        let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window")?);
+        let gpu = Gpu::new(window.clone(), vsync)?;
+        let renderer = Renderer::new(&gpu.ctx, gpu.format())?;
+        log::info!(
+            "ledge: adapter {}, present mode {:?}, surface {:?}",
+            gpu.ctx.info,
+            gpu.present_mode(),
+            gpu.size()
+        );
+        window.request_redraw();
+        Ok(Self { window, gpu, renderer })
+    }
+
+    /// Draw `view` and `ui` into the acquired `frame`, submit, and present it.
+    pub fn draw(&mut self, frame: SurfaceFrame, view: &FrameView<'_>, ui: &Layer) {
+        let encoder = self.renderer.encode(&self.gpu.ctx, &frame.view, frame.size, view, ui);
+        self.gpu.ctx.queue.submit([encoder.finish()]);
+        self.window.pre_present_notify();
+        self.gpu.present(frame);
+        self.renderer.trim();
+    }
+
+    /// Borderless fullscreen on or off.
+    pub fn toggle_fullscreen(&self) {
+        let next = if self.window.fullscreen().is_some() { None } else { Some(Fullscreen::Borderless(None)) };
+        log::info!("fullscreen: {}", next.is_some());
+        self.window.set_fullscreen(next);
+    }
+
+    /// The present mode's name, e.g. "Fifo".
+    pub fn present_mode(&self) -> String {
+        format!("{:?}", self.gpu.present_mode())
+    }
+
+    /// The adapter as the F3 overlay names it: "name (backend)".
+    pub fn adapter_short(&self) -> String {
+        format!("{} ({})", self.gpu.ctx.info.name, self.gpu.ctx.info.backend)
+    }
+}

@@ -1,0 +1,124 @@
+//! Where the player is in the run of levels: the [`Mode`] (playing, paused, end screen), the
+//! level being played, where it started, and the results of the levels finished so far.
+//!
+//! Clock: event loop (changed on level completion, pause and play-again). Pure bookkeeping: the
+//! app loads levels and drives the loop; this only remembers and answers.
+
+use crate::level::Level;
+use crate::sim::World;
+use crate::ui::LevelResult;
+use std::path::PathBuf;
+
+/// What the game is doing: the game clock runs only while [`Mode::Playing`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Frames run the loop.
+    Playing,
+    /// The pause screen (Esc or focus lost): clock stopped.
+    Paused,
+    /// The end screen after the last level: clock stopped.
+    Finished,
+}
+
+/// The run of levels from the first one to the end screen.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// What the game is doing now.
+    pub mode: Mode,
+    /// The level file being played (for finding the next one).
+    pub level_path: PathBuf,
+    /// The first level, to loop back to from the end screen.
+    first_level: (PathBuf, Level),
+    /// Levels completed since the game started (play-again does not reset it).
+    pub levels_completed: u32,
+    /// Tick count when the current level started (the HUD's clock counts from here).
+    level_start_tick: u64,
+    /// Deaths when the current level started.
+    level_start_deaths: u64,
+    /// Levels finished since the first (for the end screen).
+    results: Vec<LevelResult>,
+}
+
+impl Session {
+    /// A session playing `level`, loaded from `path`, from tick 0.
+    pub fn new(path: PathBuf, level: Level) -> Self {
+        Self {
+            mode: Mode::Playing,
+            level_path: path.clone(),
+            first_level: (path, level),
+            levels_completed: 0,
+            level_start_tick: 0,
+            level_start_deaths: 0,
+            results: Vec::new(),
+        }
+    }
+
+    /// The current level starts now, in `world`: its time and deaths count from here.
+    pub fn start_level(&mut self, world: &World) {
+        self.level_start_tick = world.tick;
+        self.level_start_deaths = world.deaths;
+    }
+
+    /// Deaths on the current level so far.
+    pub fn level_deaths(&self, world: &World) -> u64 {
+        world.deaths.saturating_sub(self.level_start_deaths)
+    }
+
+    /// Ticks on the current level so far.
+    pub fn level_ticks(&self, world: &World) -> u64 {
+        world.tick.saturating_sub(self.level_start_tick)
+    }
+
+    /// The current level (named `name`) is complete in `world`: note its result.
+    pub fn finish_level(&mut self, name: &str, world: &World) {
+        self.levels_completed += 1;
+        self.results.push(LevelResult {
+            name: name.to_owned(),
+            deaths: self.level_deaths(world),
+            ticks: self.level_ticks(world),
+        });
+    }
+
+    /// The levels finished since the first, in order.
+    pub fn results(&self) -> &[LevelResult] {
+        &self.results
+    }
+
+    /// Play again from the end screen: results cleared, and the first level (its path becomes
+    /// the current one) for the caller to load, then [`Session::start_level`].
+    pub fn restart(&mut self) -> Level {
+        let (path, level) = self.first_level.clone();
+        self.level_path = path;
+        self.results.clear();
+        level
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ascii::parse_ascii;
+
+    #[test]
+    fn results_count_from_each_level_start_and_clear_on_restart() {
+        let rows: Vec<String> = ["P..G", "####"].map(String::from).to_vec();
+        let level = parse_ascii(&rows, 1).expect("level");
+        let mut s = Session::new(PathBuf::from("levels/level1.tmx"), level.clone());
+        let mut w = World::new(level.spawn);
+        w.tick = 100;
+        w.deaths = 2;
+        s.start_level(&w);
+        w.tick = 160;
+        w.deaths = 5;
+        assert_eq!((s.level_ticks(&w), s.level_deaths(&w)), (60, 3));
+        s.finish_level("one", &w);
+        s.level_path = PathBuf::from("levels/level2.tmx");
+        assert_eq!(s.results(), &[LevelResult { name: "one".into(), deaths: 3, ticks: 60 }]);
+        assert_eq!(s.levels_completed, 1);
+        let first = s.restart();
+        assert_eq!(first.name, level.name);
+        assert_eq!(s.level_path, PathBuf::from("levels/level1.tmx"));
+        assert!(s.results().is_empty());
+        assert_eq!(s.levels_completed, 1, "play-again keeps the session's count");
+    }
+}

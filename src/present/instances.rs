@@ -1,0 +1,303 @@
+//! Sprite instances as plain data: what the sprite pipeline draws, built on the CPU.
+//!
+//! Clock: render frame. [`build_instances`] turns a [`FrameView`] snapshot into
+//! [`SpriteInstance`]s (pure: benchable and unit-tested without a GPU); `render` uploads them
+//! and draws them with `shaders/sprite.wgsl`. Nothing here writes the world.
+//!
+//! Draw order in the one instance list: the sky (a solid quad covering the view), the tiles in
+//! view (checkpoints and the goal are tiles in `Level::gfx` too; the goal is drawn rotated by
+//! [`FrameView::goal_angle`], everything else upright), the `--stress` sprites, then the
+//! player. Everything is opaque or alpha-tested (the shader discards texels with alpha < 0.5),
+//! so the world is drawn without blending; only the screen-space overlay quads
+//! ([`FLAG_SOLID`] with a fractional alpha) need it.
+//!
+//! Each instance's UV rectangle is the *inner* atlas cell (the 1 px extruded padding stays
+//! outside), so neighbouring cells never bleed in under nearest sampling.
+//!
+//! Rotation ([`SpriteInstance::rotation`], only the goal today): the quad turns about its
+//! centre, which the shader snaps to a whole window pixel (so it keeps step with the tiles
+//! around it as the camera moves); its corners then land off the pixel grid, and nearest
+//! sampling makes the edges stair-stepped at angles that are not a multiple of 90°, which is
+//! the honest look of rotated pixel art.
+
+use super::atlas::{self, AtlasRegion};
+use super::view::{FrameView, VIEW_SIZE};
+use crate::level::TILE;
+use std::ops::Range;
+
+/// The sky, sRGB 0..255: a clear light blue.
+pub const SKY_SRGB: [u8; 3] = [110, 193, 234];
+/// The letterbox bars around the view, sRGB 0..255: near black with a touch of blue.
+pub const LETTERBOX_SRGB: [u8; 3] = [18, 18, 28];
+
+/// Instance flag: mirror the sprite horizontally (the player facing left).
+pub const FLAG_FLIP_X: u32 = 1;
+/// Instance flag: fill the quad with a solid colour; `uv_rect` holds linear RGBA.
+pub const FLAG_SOLID: u32 = 2;
+
+/// One sprite as the GPU reads it (vertex buffer slot 0, stepped per instance). Mirrors
+/// `Instance` in `shaders/sprite.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SpriteInstance {
+    /// Top-left corner, level pixels.
+    pub pos: [f32; 2],
+    /// Width and height, level pixels.
+    pub size: [f32; 2],
+    /// Inner atlas cell `[u0, v0, u1, v1]`, normalised 0..1 (padding excluded); for
+    /// [`FLAG_SOLID`] the linear RGBA fill colour.
+    pub uv_rect: [f32; 4],
+    /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`].
+    pub flags: u32,
+    /// Rotation about the quad's centre, radians, clockwise on screen (y grows downward); 0
+    /// for everything but the spinning goal ([`FrameView::goal_angle`]). A rotated quad's
+    /// centre is snapped to a whole window pixel instead of its corners; an unrotated one is
+    /// drawn exactly as before rotation existed.
+    pub rotation: f32,
+}
+
+/// sRGB 0..255 → linear 0..1 (the exact sRGB transfer function, IEC 61966-2-1).
+pub fn srgb_to_linear(c: u8) -> f64 {
+    let c = f64::from(c) / 255.0;
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+fn linear_rgba(srgb: [u8; 3]) -> [f32; 4] {
+    [srgb_to_linear(srgb[0]) as f32, srgb_to_linear(srgb[1]) as f32, srgb_to_linear(srgb[2]) as f32, 1.0]
+}
+
+/// Normalised `[u0, v0, u1, v1]` of an atlas region (inner cell, no padding).
+pub fn uv_of(r: AtlasRegion) -> [f32; 4] {
+    let (aw, ah) = (atlas::ATLAS_SIZE.x as f32, atlas::ATLAS_SIZE.y as f32);
+    [r.x as f32 / aw, r.y as f32 / ah, (r.x + r.w) as f32 / aw, (r.y + r.h) as f32 / ah]
+}
+
+/// The checkpoint flag in cell (`tx`, `ty`) is drawn lit once its checkpoint was reached;
+/// every other tile index is drawn as it is.
+fn lit(view: &FrameView<'_>, index: u32, tx: usize, ty: usize) -> u32 {
+    if index != atlas::CHECKPOINT {
+        return index;
+    }
+    let centre = glam::DVec2::new((tx as f64 + 0.5) * TILE, (ty as f64 + 0.5) * TILE);
+    let reached = view.level.checkpoints.iter().enumerate().any(|(i, cp)| {
+        let a = cp.area;
+        view.reached.get(i).copied().unwrap_or(false)
+            && (a.pos.x..=a.pos.x + a.size.x).contains(&centre.x)
+            && (a.pos.y..=a.pos.y + a.size.y).contains(&centre.y)
+    });
+    if reached { atlas::CHECKPOINT_LIT } else { index }
+}
+
+/// Build this frame's instances from `view` into `out` (cleared first): the sky, the tiles
+/// whose cells overlap the view (culled by the camera), then the player. Pure CPU work.
+pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
+    out.clear();
+    let top_left = view.camera - VIEW_SIZE * 0.5;
+    out.push(SpriteInstance {
+        pos: [top_left.x as f32, top_left.y as f32],
+        size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
+        uv_rect: linear_rgba(SKY_SRGB),
+        flags: FLAG_SOLID,
+        rotation: 0.0,
+    });
+
+    let level = view.level;
+    let bottom_right = top_left + VIEW_SIZE;
+    let cells = |lo: f64, hi: f64, n: usize| -> Range<usize> {
+        let a = (lo / TILE).floor().clamp(0.0, n as f64) as usize;
+        let b = (hi / TILE).ceil().clamp(0.0, n as f64) as usize;
+        a..b
+    };
+    let cols = cells(top_left.x, bottom_right.x, level.width);
+    for ty in cells(top_left.y, bottom_right.y, level.height) {
+        let row = &level.gfx[ty * level.width..(ty + 1) * level.width];
+        for tx in cols.clone() {
+            if let Some(index) = row[tx] {
+                let region = atlas::tile_region(lit(view, index, tx, ty));
+                // The goal portal spins in place (present/spin.rs); every other tile is upright.
+                let rotation = if index == atlas::GOAL { view.goal_angle as f32 } else { 0.0 };
+                out.push(SpriteInstance {
+                    pos: [tx as f32 * TILE as f32, ty as f32 * TILE as f32],
+                    size: [region.w as f32, region.h as f32],
+                    uv_rect: uv_of(region),
+                    flags: 0,
+                    rotation,
+                });
+            }
+        }
+    }
+
+    // `--stress` sprites: one run of instances sharing the atlas, like everything else.
+    let stress = atlas::tile_region(atlas::GOAL);
+    let stress_uv = uv_of(stress);
+    out.extend(view.extra.iter().map(|p| SpriteInstance {
+        pos: [p.x as f32, p.y as f32],
+        size: [stress.w as f32, stress.h as f32],
+        uv_rect: stress_uv,
+        flags: 0,
+        rotation: 0.0,
+    }));
+
+    // The player: the sprite (16 x 24) stands bottom-centred on the hitbox (12 x 22).
+    let p = &view.player;
+    let region = atlas::player_region(p.pose);
+    let (w, h) = (f64::from(region.w), f64::from(region.h));
+    let x = p.pos.x + (p.hitbox.x - w) * 0.5;
+    let y = p.pos.y + p.hitbox.y - h;
+    out.push(SpriteInstance {
+        pos: [x as f32, y as f32],
+        size: [w as f32, h as f32],
+        uv_rect: uv_of(region),
+        flags: if p.facing_left { FLAG_FLIP_X } else { 0 },
+        rotation: 0.0,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{Level, TileKind};
+    use crate::present::view::{PlayerDraw, PlayerPose};
+    use glam::DVec2;
+
+    fn level(width: usize, height: usize) -> Level {
+        let mut gfx = vec![None; width * height];
+        // A floor on the bottom row.
+        for x in 0..width {
+            gfx[(height - 1) * width + x] = Some(0);
+        }
+        Level {
+            name: "test".into(),
+            source: None,
+            width,
+            height,
+            kinds: vec![TileKind::Empty; width * height],
+            gfx,
+            spawn: DVec2::new(32.0, 32.0),
+            checkpoints: vec![],
+            goal: None,
+        }
+    }
+
+    fn view(level: &Level, camera: DVec2, facing_left: bool) -> FrameView<'_> {
+        FrameView {
+            level,
+            camera,
+            player: PlayerDraw {
+                pos: DVec2::new(100.0, 50.0),
+                hitbox: DVec2::new(12.0, 22.0),
+                facing_left,
+                pose: PlayerPose::Idle,
+            },
+            reached: &[],
+            goal_angle: 0.0,
+            extra: &[],
+        }
+    }
+
+    #[test]
+    fn sky_tiles_in_view_then_player() {
+        let lvl = level(200, 30);
+        let mut out = Vec::new();
+        // Camera at the level's bottom-left corner region: 640 x 360 view centred on (320, 300).
+        build_instances(&view(&lvl, DVec2::new(320.0, 300.0), false), &mut out);
+        assert_eq!(out[0].flags, FLAG_SOLID);
+        assert_eq!(out[0].pos, [0.0, 120.0]);
+        // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
+        let tiles = &out[1..out.len() - 1];
+        assert_eq!(tiles.len(), 40);
+        assert!(tiles.iter().all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0]));
+        let player = out.last().copied().expect("player");
+        assert_eq!(player.flags, 0);
+    }
+
+    #[test]
+    fn culls_tiles_outside_the_view() {
+        let lvl = level(200, 30);
+        let mut out = Vec::new();
+        // The view spans y 0..360: the floor (y 464) is below it.
+        build_instances(&view(&lvl, DVec2::new(1000.0, 180.0), false), &mut out);
+        assert_eq!(out.len(), 2, "sky and player only");
+        // A half-tile camera offset shows a partial column at each side: 41 columns.
+        build_instances(&view(&lvl, DVec2::new(1000.0, 300.0), false), &mut out);
+        assert_eq!(out.len() - 2, 41);
+        // Aligned to the grid: exactly 40 columns.
+        build_instances(&view(&lvl, DVec2::new(1008.0, 300.0), false), &mut out);
+        assert_eq!(out.len() - 2, 40);
+    }
+
+    #[test]
+    fn player_is_bottom_centred_and_mirrored() {
+        let lvl = level(10, 10);
+        let mut out = Vec::new();
+        build_instances(&view(&lvl, DVec2::new(320.0, 180.0), true), &mut out);
+        let p = out.last().copied().expect("player");
+        let r = atlas::player_region(PlayerPose::Idle);
+        let (w, h) = (r.w as f32, r.h as f32);
+        assert_eq!(p.size, [w, h]);
+        assert_eq!(p.pos, [100.0 + (12.0 - w) / 2.0, 50.0 + 22.0 - h]);
+        assert_eq!(p.flags, FLAG_FLIP_X);
+    }
+
+    #[test]
+    fn only_the_goal_is_rotated() {
+        let mut lvl = level(10, 10);
+        lvl.gfx[8 * 10 + 3] = Some(atlas::GOAL);
+        lvl.gfx[8 * 10 + 4] = Some(atlas::HAZARD);
+        lvl.gfx[8 * 10 + 5] = Some(atlas::CHECKPOINT);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), true);
+        v.goal_angle = 1.25;
+        let extra = [DVec2::new(10.0, 10.0)];
+        v.extra = &extra;
+        let mut out = Vec::new();
+        build_instances(&v, &mut out);
+        let goal = atlas::tile_region(atlas::GOAL);
+        let rotated: Vec<_> = out.iter().filter(|i| i.rotation != 0.0).collect();
+        assert_eq!(rotated.len(), 1, "the goal tile only (not the stress sprite, hazard, player)");
+        assert_eq!(rotated[0].rotation, 1.25);
+        assert_eq!(rotated[0].pos, [48.0, 128.0]);
+        assert_eq!(rotated[0].uv_rect, uv_of(goal));
+        // Upright goal: nothing rotated at all.
+        v.goal_angle = 0.0;
+        build_instances(&v, &mut out);
+        assert!(out.iter().all(|i| i.rotation == 0.0));
+    }
+
+    #[test]
+    fn uv_rect_is_the_inner_cell() {
+        let r = atlas::tile_region(0);
+        let uv = uv_of(r);
+        assert!(uv[0] > 0.0 && uv[1] > 0.0, "padding stays outside");
+        assert!((uv[2] - uv[0]) * atlas::ATLAS_SIZE.x as f32 - r.w as f32 <= 1e-3);
+    }
+
+    #[test]
+    fn srgb_round_trip_endpoints() {
+        assert_eq!(srgb_to_linear(0), 0.0);
+        assert!((srgb_to_linear(255) - 1.0).abs() < 1e-12);
+        // The other direction, linear 0..1 → sRGB 0..255 (IEC 61966-2-1's encoding, what an
+        // sRGB render target applies when it stores a pixel).
+        let linear_to_srgb =
+            |l: f64| 255.0 * if l <= 0.0031308 { 12.92 * l } else { 1.055 * l.powf(1.0 / 2.4) - 0.055 };
+        assert_eq!(linear_to_srgb(0.0), 0.0);
+        assert!((linear_to_srgb(1.0) - 255.0).abs() < 1e-9);
+        // Every 8-bit value: to linear (strictly increasing, within 0..1) and back to itself.
+        let mut last = -1.0;
+        for c in 0..=255u8 {
+            let l = srgb_to_linear(c);
+            assert!(l > last && (0.0..=1.0).contains(&l), "{c} -> {l} after {last}");
+            let back = linear_to_srgb(l);
+            assert!((back - f64::from(c)).abs() < 1e-9, "{c} -> {l} -> {back}");
+            last = l;
+        }
+        // A linear sweep: stored as the nearest 8-bit sRGB value, it reads back as a linear
+        // value whose neighbouring codes bracket the original.
+        for i in 0..=1000 {
+            let l = f64::from(i) / 1000.0;
+            let c = linear_to_srgb(l).round() as u8;
+            let below = if c == 0 { 0.0 } else { srgb_to_linear(c - 1) };
+            let above = if c == 255 { 1.0 } else { srgb_to_linear(c + 1) };
+            assert!(below <= l && l <= above, "{l} -> {c} -> {}", srgb_to_linear(c));
+        }
+    }
+}

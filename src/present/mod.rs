@@ -1,0 +1,28 @@
+//! Presentation, pure: what a frame shows, as plain data, with no GPU, window or font crate.
+//!
+//! Clock: render frame (the display's rate), except where a module says otherwise (`spin`'s
+//! angles and `stress`'s motion are functions of the fixed tick; `surface_state` runs on the
+//! event loop's resize events). The loop builds a [`view::FrameView`] snapshot after each
+//! frame's ticks; everything here reads it or numbers like it and never writes the world:
+//!
+//! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
+//! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
+//! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
+//! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
+//! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;
+//! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
+//! - [`stress`]: the `--stress` sprites;
+//! - [`surface_state`]: the window surface's size rules and acquire state machine;
+//! - [`text`]: [`text::TextItem`]s and the monospace metrics the UI lays out with.
+//!
+//! `render` (GPU) draws what this layer describes; the loop and the lab use it without any GPU.
+
+pub mod atlas;
+pub mod camera;
+pub mod instances;
+pub mod letterbox;
+pub mod spin;
+pub mod stress;
+pub mod surface_state;
+pub mod text;
+pub mod view;

@@ -1,0 +1,165 @@
+//! The one [`Renderer`]: a frame's passes, recorded the same way for the window and for
+//! off-screen capture.
+//!
+//! Clock: render frame. [`Renderer::encode`] takes the loop's [`FrameView`] and the UI's
+//! [`Layer`] and records, into a new command encoder:
+//!
+//! 1. the world pass: clear the target to the letterbox colour, then, in the letterboxed
+//!    viewport ([`letterbox`]), the sky, tiles, `--stress` sprites and player in one instance
+//!    list ([`build_instances`]), one draw per texture run, **without blending** (opaque and
+//!    alpha-tested content, see [`super::pipeline`]);
+//! 2. the overlay pass (only when the UI has something to draw): over the whole target, the
+//!    UI's quads **alpha-blended**, then its text (glyphon, blended).
+//!
+//! The window (`app`) submits the encoder and presents; [`super::offscreen::Offscreen`] adds a
+//! copy into a readback buffer first. Nothing here writes the world.
+
+use super::gpu::{GpuContext, RenderError};
+use super::pipeline::{
+    Blend, InstanceLayer, SpriteBatch, SpritePipeline, SpriteUniform, batches, screen_uniform, wgpu_color,
+};
+use super::text::TextRenderer;
+use crate::present::instances::{LETTERBOX_SRGB, SpriteInstance, build_instances};
+use crate::present::letterbox::{Letterbox, letterbox};
+use crate::present::view::{FrameView, VIEW_SIZE};
+use crate::ui::Layer;
+
+/// Initial world instance buffer capacity (grows by doubling).
+const WORLD_CAPACITY: usize = 1024;
+
+/// Initial screen-space instance buffer capacity (grows by doubling): the telemetry graphs
+/// need a few hundred quads.
+const SCREEN_CAPACITY: usize = 1024;
+
+/// Sprites and text for targets of one format: the pipelines, the world and screen-space
+/// instance lists, and glyphon.
+#[derive(Debug)]
+pub struct Renderer {
+    sprites: SpritePipeline,
+    text: TextRenderer,
+    /// The world camera (level pixels) and its instances.
+    world: InstanceLayer,
+    /// The screen-space camera (window pixels) and the UI's quads.
+    screen: InstanceLayer,
+    /// This frame's world instances (kept to reuse the allocation).
+    instances: Vec<SpriteInstance>,
+    /// This frame's texture runs.
+    batches: Vec<SpriteBatch>,
+    /// Where the view landed in the target this frame.
+    letterbox: Letterbox,
+}
+
+impl Renderer {
+    /// Load the atlas and the shipped font and build everything that draws into targets of
+    /// `format`.
+    ///
+    /// # Errors
+    /// [`RenderError::Atlas`] or [`RenderError::Text`] when the assets cannot be loaded.
+    pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Result<Self, RenderError> {
+        let sprites = SpritePipeline::new(ctx, format)?;
+        let text = TextRenderer::new(ctx, format)?;
+        let world = sprites.layer(ctx, "world instances", WORLD_CAPACITY);
+        let screen = sprites.layer(ctx, "screen-space instances", SCREEN_CAPACITY);
+        Ok(Self {
+            sprites,
+            text,
+            world,
+            screen,
+            instances: Vec::with_capacity(WORLD_CAPACITY),
+            batches: Vec::new(),
+            letterbox: letterbox(VIEW_SIZE.x as u32, VIEW_SIZE.y as u32),
+        })
+    }
+
+    /// Upload this frame (`view` and `ui` for a target of `size` = (width, height) pixels) and
+    /// record its passes into `target`. Returns the encoder: the caller submits it (after
+    /// adding any copy of its own).
+    pub fn encode(
+        &mut self,
+        ctx: &GpuContext,
+        target: &wgpu::TextureView,
+        size: (u32, u32),
+        view: &FrameView<'_>,
+        ui: &Layer,
+    ) -> wgpu::CommandEncoder {
+        build_instances(view, &mut self.instances);
+        batches(self.instances.len(), &mut self.batches);
+        self.letterbox = letterbox(size.0, size.1);
+        let camera = SpriteUniform {
+            center: [view.camera.x as f32, view.camera.y as f32],
+            view_size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
+            scale: self.letterbox.scale,
+            _pad0: 0.0,
+            _pad1: [0.0; 2],
+        };
+        self.world.upload(ctx, &self.instances, &camera);
+        self.screen.upload(ctx, &ui.quads, &screen_uniform(size.0, size.1));
+        self.text.prepare(ctx, size, &ui.text);
+
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
+        {
+            let mut pass = begin_pass(
+                &mut encoder,
+                target,
+                "world pass",
+                wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB)),
+            );
+            let lb = self.letterbox;
+            pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+            self.sprites.draw(&mut pass, &self.world, Blend::Opaque, Some(&self.batches));
+        }
+        if !ui.quads.is_empty() || !ui.text.is_empty() {
+            let mut pass = begin_pass(&mut encoder, target, "overlay pass", wgpu::LoadOp::Load);
+            let (w, h) = (size.0.max(1), size.1.max(1));
+            pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
+            self.sprites.draw(&mut pass, &self.screen, Blend::Alpha, None);
+            self.text.draw(&mut pass);
+        }
+        encoder
+    }
+
+    /// Drop glyphs no longer used from the text atlas; call once per frame after submitting.
+    pub fn trim(&mut self) {
+        self.text.trim();
+    }
+
+    /// World instances drawn last frame.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Draw calls the world took last frame (one per texture run).
+    pub fn draw_calls(&self) -> usize {
+        self.batches.len()
+    }
+
+    /// Where the view landed in the target last frame.
+    pub fn letterbox(&self) -> Letterbox {
+        self.letterbox
+    }
+}
+
+/// Open a render pass over the whole of `target` that stores its result; `load` clears it or
+/// keeps what earlier passes drew.
+fn begin_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    label: &str,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}

@@ -1,0 +1,230 @@
+//! The F3 telemetry overlay in the window's top-right corner: a panel with the numbers of the
+//! last [`HISTORY`](super::telemetry::HISTORY) frames and their three graphs.
+//!
+//! Clock: render frame. Pure: builds quads and text into a [`Layer`]; the numbers come from a
+//! [`TelemetryStats`] snapshot the caller refreshes a few times a second.
+//!
+//! It shows fps, frame time (last, mean, max), tick rate, ticks per frame and their histogram,
+//! accumulator depth and alpha, tick cost, inputs consumed, clamp events and cap hits, present
+//! mode, adapter and sprite count, then the graphs ([`super::graphs`]).
+
+use super::graphs::{accumulator_graph, frame_graph, frame_graph_scale, ticks_graph};
+use super::hud::truncate;
+use super::layout::{Layer, Rect, Screen, solid};
+use super::style::{OVERLAY_TEXT_CHARS, PANEL_ALPHA, colors};
+use super::telemetry::{Telemetry, TelemetryStats};
+use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
+
+/// What the F3 overlay says about the setup (beside the telemetry).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayInfo<'a> {
+    /// Fixed tick rate, Hz.
+    pub tick_hz: u32,
+    /// The present mode, e.g. "Fifo".
+    pub present_mode: &'a str,
+    /// The adapter's name, e.g. "llvmpipe (LLVM 15.0.7, 256 bits)".
+    pub adapter: &'a str,
+    /// `--vsync`.
+    pub vsync: bool,
+    /// `--fps-cap`, Hz.
+    pub fps_cap: Option<f64>,
+    /// Clamp events over the session.
+    pub total_clamps: u64,
+    /// Cap hits over the session.
+    pub total_caps: u64,
+    /// Sprite instances drawn in the last frame (one instance buffer, one draw per texture run).
+    pub sprites: usize,
+    /// Of those, `--stress` sprites.
+    pub stress: usize,
+}
+
+/// The overlay's text lines (no layout), from `st` (a [`Telemetry::stats`] snapshot).
+pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String> {
+    let [t0, t1, t2, t3] = st.ticks_histogram;
+    let cap = info.fps_cap.map_or_else(|| "none".to_owned(), |hz| format!("{hz:.0} Hz"));
+    vec![
+        format!(
+            "fps {:6.1}   frame {:6.2} ms  avg {:5.2}  max {:6.2}",
+            st.fps, st.last.frame_ms, st.frame_ms_mean, st.frame_ms_max
+        ),
+        format!("tick {} Hz   ticks/frame {}   0:{t0} 1:{t1} 2:{t2} 3+:{t3}", info.tick_hz, st.last.ticks),
+        format!("accumulator {:5.2} ms   alpha {:.3}", st.last.accumulator_ms, st.last.alpha),
+        format!(
+            "tick cost {:6.1} µs   avg {:6.1}  max {:7.1}",
+            st.last.tick_us, st.tick_us_mean, st.tick_us_max
+        ),
+        format!("inputs consumed {}   ({} in {} frames)", st.last.events, st.events, st.frames),
+        format!(
+            "clamps {}  cap hits {}  (graph)   session {} / {}",
+            st.clamps, st.caps, info.total_clamps, info.total_caps
+        ),
+        format!(
+            "present {}   vsync {}   fps cap {cap}",
+            info.present_mode,
+            if info.vsync { "on" } else { "off" }
+        ),
+        format!("sprites {} ({} stress)   adapter {}", info.sprites, info.stress, info.adapter),
+    ]
+}
+
+/// The F3 telemetry overlay in the window's top-right corner: a semi-transparent dark panel,
+/// the text of `shown` (a [`Telemetry::stats`] snapshot, refreshed by the caller a few times
+/// a second), and the three live graphs of `tel`.
+pub fn telemetry_overlay(
+    out: &mut Layer,
+    scr: &Screen,
+    tel: &Telemetry,
+    shown: &TelemetryStats,
+    info: &OverlayInfo<'_>,
+) {
+    let s = scr.s;
+    let size = scr.small_px();
+    let line = (size * LINE_HEIGHT).round();
+    let pad = 4.0 * s;
+    let gap = 3.0 * s;
+    let margin = 4.0 * s;
+    let graph_w = tel.capacity() as f32 * s;
+    let lines = overlay_lines(shown, info);
+    // As wide as the graphs, or, where they are narrow (small windows), as the longest line
+    // up to [`OVERLAY_TEXT_CHARS`] characters and the window's width.
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let widest = mono_width(longest.min(OVERLAY_TEXT_CHARS), size);
+    let room = (scr.w - 2.0 * margin - 2.0 * pad).max(graph_w);
+    let inner_w = widest.clamp(graph_w, room);
+    let panel_w = inner_w + 2.0 * pad;
+    let x = (scr.w - panel_w - margin).max(0.0);
+    let y0 = margin;
+    let inner = x + pad;
+    let max_chars = (inner_w / mono_width(1, size)).floor().max(1.0) as usize;
+
+    let text_h = lines.len() as f32 * line;
+    let marker_h = 3.0 * s;
+    let frame_h = 40.0 * s;
+    let ticks_h = 16.0 * s;
+    let acc_h = 10.0 * s;
+    let panel_h = pad
+        + line
+        + text_h
+        + gap
+        + (line + marker_h + frame_h)
+        + gap
+        + (line + ticks_h)
+        + gap
+        + (line + acc_h)
+        + pad;
+    out.quads.push(solid(x, y0, panel_w, panel_h.round(), colors::PANEL, PANEL_ALPHA));
+
+    let mut y = y0 + pad;
+    out.text.push(TextItem::new("F3 telemetry (last 240 frames)", inner, y, size, colors::TITLE));
+    y += line;
+    let body = lines.iter().map(|l| truncate(l, max_chars)).collect::<Vec<_>>().join("\n");
+    out.text.push(TextItem::new(body, inner, y, size, colors::TEXT));
+    y += text_h + gap;
+
+    let scale = frame_graph_scale(tel);
+    out.text.push(TextItem::new(
+        truncate(&format!("frame time, ms (0..{scale:.0}; line 16.7; red clamp, magenta cap)"), max_chars),
+        inner,
+        y,
+        size,
+        colors::DIM,
+    ));
+    y += line;
+    let markers = Rect { x: inner, y, w: graph_w, h: marker_h };
+    y += marker_h;
+    let graph = Rect { x: inner, y, w: graph_w, h: frame_h };
+    frame_graph(&mut out.quads, tel, markers, graph, scale);
+    y += frame_h + gap;
+
+    out.text.push(TextItem::new("ticks per frame (0..4)", inner, y, size, colors::DIM));
+    y += line;
+    ticks_graph(&mut out.quads, tel, Rect { x: inner, y, w: graph_w, h: ticks_h });
+    y += ticks_h + gap;
+
+    out.text.push(TextItem::new(
+        truncate("accumulator after ticks (top = 1 tick; alpha)", max_chars),
+        inner,
+        y,
+        size,
+        colors::DIM,
+    ));
+    y += line;
+    accumulator_graph(&mut out.quads, tel, Rect { x: inner, y, w: graph_w, h: acc_h }, info.tick_hz);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::telemetry::Sample;
+
+    #[test]
+    fn overlay_fits_the_window_and_reports_the_setup() {
+        let scr = Screen::new(1280, 720);
+        let mut t = Telemetry::default();
+        for i in 0..300 {
+            t.push(Sample {
+                frame_ms: 16.0 + (i % 3) as f64,
+                ticks: 1,
+                accumulator_ms: 4.0,
+                alpha: 0.24,
+                clamped: i == 299,
+                ..Default::default()
+            });
+        }
+        let info = OverlayInfo {
+            tick_hz: 60,
+            present_mode: "Fifo",
+            adapter: "llvmpipe (LLVM 15.0.7, 256 bits) with a very long name that must be cut",
+            vsync: true,
+            fps_cap: Some(60.0),
+            total_clamps: 1,
+            total_caps: 0,
+            sprites: 10,
+            stress: 0,
+        };
+        let mut out = Layer::default();
+        telemetry_overlay(&mut out, &scr, &t, &t.stats(), &info);
+        let panel = out.quads[0];
+        assert!(panel.pos[0] >= 0.0 && panel.pos[0] + panel.size[0] <= 1280.0);
+        assert!(panel.pos[1] + panel.size[1] <= 720.0, "panel {panel:?}");
+        assert!(panel.uv_rect[3] < 1.0, "semi-transparent");
+        // Every quad is inside the panel.
+        for q in &out.quads {
+            assert!(
+                q.pos[0] >= panel.pos[0] - 1e-3
+                    && q.pos[0] + q.size[0] <= panel.pos[0] + panel.size[0] + 1e-3
+            );
+            assert!(
+                q.pos[1] >= panel.pos[1] - 1e-3
+                    && q.pos[1] + q.size[1] <= panel.pos[1] + panel.size[1] + 1e-3
+            );
+        }
+        let all: String = out.text.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n");
+        for want in [
+            "fps",
+            "frame",
+            "ticks/frame",
+            "accumulator",
+            "alpha",
+            "tick cost",
+            "inputs consumed",
+            "clamps 1",
+            "present Fifo",
+            "adapter llvmpipe",
+        ] {
+            assert!(all.contains(want), "{want} missing from:\n{all}");
+        }
+        // Text lines fit in the panel (monospace width).
+        let text_x = out.text[0].x;
+        let room = panel.pos[0] + panel.size[0] - text_x;
+        assert!(all.lines().all(|l| mono_width(l.chars().count(), scr.small_px()) <= room + 1e-3), "{all}");
+        assert!(all.contains('…'), "the long adapter name is cut");
+        // A small window: the panel widens past the graphs for the text, within the window.
+        let small = Screen::new(640, 360);
+        let mut out = Layer::default();
+        telemetry_overlay(&mut out, &small, &t, &t.stats(), &info);
+        let panel = out.quads[0];
+        assert!(panel.size[0] > 240.0 + 8.0 && panel.pos[0] >= 0.0);
+        assert!(panel.pos[0] + panel.size[0] <= 640.0 && panel.pos[1] + panel.size[1] <= 360.0);
+    }
+}

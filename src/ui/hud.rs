@@ -1,0 +1,96 @@
+//! The always-on HUD (level name, deaths, level time) and the text helpers it and the
+//! screens share: the exact tick clock ([`format_clock`]) and [`truncate`].
+//!
+//! Clock: render frame. Pure: builds quads and text into a [`Layer`].
+
+use super::layout::{Layer, Screen, solid};
+use super::style::{PANEL_ALPHA, colors};
+use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
+
+/// The level clock as `m:ss.cc` from whole ticks: exact (integer centiseconds, rounded down),
+/// so it reads the same at any frame rate. `tick_hz` 0 reads as 60.
+pub fn format_clock(ticks: u64, tick_hz: u32) -> String {
+    let hz = u64::from(if tick_hz == 0 { 60 } else { tick_hz });
+    let centis = ticks.saturating_mul(100) / hz;
+    format!("{}:{:02}.{:02}", centis / 6000, (centis / 100) % 60, centis % 100)
+}
+
+/// `text` cut to `max` characters, the last replaced by `…` when cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// What the always-on HUD shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hud<'a> {
+    /// The level's name.
+    pub level: &'a str,
+    /// Deaths since this level started.
+    pub deaths: u64,
+    /// Ticks since this level started.
+    pub ticks: u64,
+    /// Fixed tick rate, Hz.
+    pub tick_hz: u32,
+}
+
+/// The HUD: level name, deaths and level time, two lines on a small panel in the view's
+/// top-left corner.
+pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) {
+    let size = scr.text_px();
+    let pad = 3.0 * scr.s;
+    let x = scr.view.x as f32 + 4.0 * scr.s;
+    let y = scr.view.y as f32 + 4.0 * scr.s;
+    let line1 = hud.level.to_owned();
+    let line2 = format!("deaths {}   time {}", hud.deaths, format_clock(hud.ticks, hud.tick_hz));
+    let chars = line1.chars().count().max(line2.chars().count());
+    let w = mono_width(chars, size) + 2.0 * pad;
+    let h = 2.0 * (size * LINE_HEIGHT).round() + 2.0 * pad;
+    out.quads.push(solid(x, y, w.round(), h.round(), colors::PANEL, PANEL_ALPHA * 0.8));
+    out.text.push(TextItem::new(format!("{line1}\n{line2}"), x + pad, y + pad, size, colors::TEXT));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_is_exact_from_ticks() {
+        assert_eq!(format_clock(0, 60), "0:00.00");
+        assert_eq!(format_clock(59, 60), "0:00.98");
+        assert_eq!(format_clock(61, 60), "0:01.01");
+        assert_eq!(format_clock(3600, 60), "1:00.00");
+        assert_eq!(format_clock(60 * 60 * 12 + 30, 60), "12:00.50");
+        assert_eq!(format_clock(120, 120), "0:01.00");
+        assert_eq!(format_clock(60, 0), "0:01.00");
+    }
+
+    #[test]
+    fn truncate_counts_characters() {
+        assert_eq!(truncate("abc", 3), "abc");
+        assert_eq!(truncate("abcd", 3), "ab…");
+        assert_eq!(truncate("µµµµ", 2), "µ…");
+    }
+
+    #[test]
+    fn hud_has_name_deaths_and_time_in_the_view_corner() {
+        let scr = Screen::new(1280, 800);
+        assert_eq!(scr.s, 2.0);
+        let mut out = Layer::default();
+        hud(&mut out, &scr, &Hud { level: "Meadow", deaths: 3, ticks: 3725, tick_hz: 60 });
+        assert_eq!(out.text.len(), 1);
+        let t = &out.text[0];
+        assert_eq!(t.text, "Meadow\ndeaths 3   time 1:02.08");
+        assert_eq!(t.size, 16.0);
+        // Inside the letterboxed view (bars of 40 px above and below at 1280 x 800).
+        assert!(t.y >= 40.0);
+        let panel = out.quads[0];
+        assert!(panel.pos[0] <= t.x && panel.pos[1] <= t.y);
+        assert!(panel.size[0] >= mono_width(22, 16.0));
+        assert!(panel.uv_rect[3] < 1.0, "semi-transparent");
+    }
+}

@@ -1,0 +1,28 @@
+//! The game's UI, pure: the HUD, the pause and end screens, and the F3 telemetry overlay, built
+//! as plain data — screen-space quads (`present::instances::SpriteInstance`s with
+//! `FLAG_SOLID`, window pixels) and `present::text::TextItem`s in a [`Layer`].
+//!
+//! Clock: render frame. No GPU, no clock, no winit: the app feeds it numbers (the
+//! [`Telemetry`] ring of the loop's frame samples, the level's tick count) and hands the
+//! resulting [`Layer`] to `render::Renderer::encode`. Everything here is unit-tested without a
+//! window. Text is DejaVu Sans Mono, so widths are known without shaping; panels are sized
+//! from character counts.
+//!
+//! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
+//! [`mod@hud`], [`screens`] (pause, end), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
+
+pub mod f3;
+pub mod graphs;
+pub mod hud;
+pub mod layout;
+pub mod screens;
+pub mod style;
+pub mod telemetry;
+
+pub use f3::{OverlayInfo, overlay_lines, telemetry_overlay};
+pub use hud::{Hud, format_clock, hud, truncate};
+pub use layout::{Layer, Rect, Screen, solid};
+pub use screens::{LevelResult, end_screen, pause_screen};
+pub use style::colors;
+pub use telemetry::{HISTORY, Sample, Telemetry, TelemetryStats};

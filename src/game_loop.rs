@@ -9,6 +9,7 @@ use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
 use crate::level::Level;
 use crate::present::camera::Camera;
+use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::{self, HITBOX, Tuning, World};
@@ -217,7 +218,7 @@ impl Loop {
         }
         let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
         let alpha = self.stepper.alpha();
-        self.drawn = self.prev_pos.lerp(self.world.player.pos, alpha);
+        self.drawn = lerp(self.prev_pos, self.world.player.pos, alpha);
         let hz = self.config.tick_hz;
         self.drawn_goal_angle =
             lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);

@@ -5,8 +5,10 @@
 //! The absence is simulated the way a machine lacks it: in a private mount namespace
 //! (`unshare -m`, as root; `unshare -rm` maps the user to root otherwise) `/dev/null` is
 //! bind-mounted over the library file `ldconfig` resolves, so `dlopen` fails ("file too
-//! short") for this process tree only. The game then runs under a real X server
-//! (`xvfb-run`, which `scripts/test` installs), where without the check winit would panic.
+//! short") for this process tree only. Inside a chroot whose root is not a mount point (the
+//! newcomer check's), empty files of the library's names on the game's `LD_LIBRARY_PATH` make
+//! `dlopen` fail the same way. The game then runs under a real X server (`xvfb-run`, which
+//! `scripts/test` installs), where without the check winit would panic.
 
 mod common;
 
@@ -30,6 +32,17 @@ fn library_file(soname: &str) -> PathBuf {
     std::fs::canonicalize(path).expect("resolve the library's symlinks")
 }
 
+/// Whether `/` is a mount point of this process's mount namespace (`/proc/self/mountinfo`
+/// lists it). In a chroot whose directory is not one (the newcomer check's Debian chroot),
+/// `unshare -m` cannot make `/` private and fails ("cannot change root filesystem
+/// propagation"), and a bind mount there could propagate to the host, so the test hides the
+/// library another way.
+fn root_is_a_mount_point() -> bool {
+    std::fs::read_to_string("/proc/self/mountinfo")
+        .map(|m| m.lines().any(|l| l.split_whitespace().nth(4) == Some("/")))
+        .unwrap_or(false)
+}
+
 #[test]
 fn missing_libxkbcommon_x11_is_one_line_and_exit_2() {
     let lib = library_file("libxkbcommon-x11.so.0");
@@ -40,15 +53,39 @@ fn missing_libxkbcommon_x11_is_one_line_and_exit_2() {
         })
         .unwrap_or(false);
     let scratch = Scratch::new("syslibs");
-    let mut cmd = Command::new("unshare");
-    cmd.arg(if root { "-m" } else { "-rm" })
-        .args(["sh", "-c", r#"mount --bind /dev/null "$1" && exec xvfb-run -a "$2" --exit-after 3"#, "sh"])
-        .arg(&lib)
-        .arg(GAME)
-        .env("XDG_RUNTIME_DIR", scratch.xdg())
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("RUST_BACKTRACE");
-    let out = cmd.output().expect("run unshare (util-linux)");
+    let mut cmd = if root_is_a_mount_point() {
+        // The library file itself is /dev/null for this process tree: what a machine without
+        // the package has, as far as dlopen can tell.
+        let mut c = Command::new("unshare");
+        c.arg(if root { "-m" } else { "-rm" })
+            .args([
+                "sh",
+                "-c",
+                r#"mount --bind /dev/null "$1" && exec xvfb-run -a "$2" --exit-after 3"#,
+                "sh",
+            ])
+            .arg(&lib)
+            .arg(GAME);
+        c
+    } else {
+        // A chroot: both names xkbcommon-dl tries resolve first to empty files in a folder on
+        // the game's LD_LIBRARY_PATH (searched before the loader's cache): the same dlopen
+        // failure ("file too short"), for the game's process only.
+        let shadow = scratch.path("lib");
+        std::fs::create_dir_all(&shadow).expect("shadow library folder");
+        for name in ["libxkbcommon-x11.so.0", "libxkbcommon-x11.so"] {
+            std::fs::write(shadow.join(name), b"").expect("empty library file");
+        }
+        let mut c = Command::new("xvfb-run");
+        c.args(["-a", "env"]).arg(format!("LD_LIBRARY_PATH={}", shadow.display())).args([
+            GAME,
+            "--exit-after",
+            "3",
+        ]);
+        c
+    };
+    cmd.env("XDG_RUNTIME_DIR", scratch.xdg()).env_remove("WAYLAND_DISPLAY").env_remove("RUST_BACKTRACE");
+    let out = cmd.output().expect("run unshare (util-linux) or xvfb-run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stderr.contains("mount:") && !stderr.contains("unshare:"), "the simulation failed: {stderr}");

@@ -6,6 +6,7 @@
 //! frame's ticks; everything here reads it or numbers like it and never writes the world:
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
+//! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
@@ -20,6 +21,7 @@
 pub mod atlas;
 pub mod camera;
 pub mod instances;
+pub mod interp;
 pub mod letterbox;
 pub mod spin;
 pub mod stress;

@@ -7,6 +7,7 @@
 //! from the camera's top-left) so they stay on screen as the camera moves, and they never touch
 //! the simulation or its state hash.
 
+use crate::present::interp::lerp;
 use crate::present::view::VIEW_SIZE;
 use glam::DVec2;
 
@@ -79,7 +80,7 @@ impl StressField {
     /// `view_origin + lerp(prev, curr, alpha)`, written into `out` (cleared first).
     pub fn drawn(&self, alpha: f64, view_origin: DVec2, out: &mut Vec<DVec2>) {
         out.clear();
-        out.extend(self.prev.iter().zip(&self.curr).map(|(a, b)| view_origin + a.lerp(*b, alpha)));
+        out.extend(self.prev.iter().zip(&self.curr).map(|(a, b)| view_origin + lerp(*a, *b, alpha)));
     }
 }
 

@@ -375,6 +375,9 @@ fn regressions_huge_numbers_do_not_panic() {
         "frame 10\npress jump @1e300\nframe 1e300\n",
         "frame 10\npress jump +1e300\nframe 10\n",
         "tick-cost 1e300\nframe 40\nframe 40\n",
+        // the longest frame a script can write (u64::MAX ns): the cap's dropped time saturates
+        "frame 18446744073709.551615\n",
+        "config max_steps 1\nframe 1048576000\nframe 18446744072661.551615\n",
         // max_frame_ns x tick_hz overflows the accumulator
         "config max_frame_ms 1e12\nframe 1e12\n",
     ];

@@ -7,6 +7,7 @@
 pub mod collision;
 pub mod hash;
 pub mod player;
+pub mod rng;
 pub mod tuning;
 pub mod world;
 

@@ -1,11 +1,12 @@
 //! A level solver: finds a deathless run through a level and writes it as a lab script.
 //!
 //! Clock: fixed tick. The search drives the real simulation, [`ledge::sim::step`], one 60 Hz
-//! tick at a time with the [`TickInput`]s the lab's latch would make from the written script;
-//! nothing is approximated. It is a beam search over *macro-actions*: for `--macro` ticks
-//! (default 4) hold one of {nothing, left, right}, with the jump button released, kept held,
-//! kept then released, or pressed at the macro's first tick (an edge) and held for 1, 2 or
-//! all of its ticks; or Down + a jump press (drop through a one-way platform).
+//! tick at a time with the [`TickInput`](ledge::input::latch::TickInput)s the lab's latch
+//! would make from the written script; nothing is approximated. It is a beam search over
+//! *macro-actions*: for `--macro` ticks (default 4) hold one of {nothing, left, right}, with the
+//! jump button released, kept held, kept then released, or pressed at the macro's first tick
+//! (an edge) and held for 1, 2 or all of its ticks; or Down + a jump press (drop through a
+//! one-way platform).
 //!
 //! Every depth expands each state in the beam by every macro and throws away runs that die
 //! (the script must finish with `deaths == 0`). States that look the same (position to the
@@ -37,19 +38,20 @@
 //! weights of an edge arriving 0, 1 or 2 ticks late (the rare 3 and 4 counted as 2).
 //!
 //! The search keeps `--variants` (default 8) jittered copies of every candidate: each replays
-//! the candidate's own key edges through the real [`Latch`] and [`step`], every edge delayed
-//! by its own random draw from `--delays` (never ahead of the edge before it: X delivers in
-//! order; the draws follow the candidate's lineage, seeded by `--seed`). A child is dropped
-//! when more than `--max-dead` (default 2) of its copies have died; each dead copy costs
-//! `--dead-cost` (200 px) in the score, and the score reads the distance of the copy furthest
-//! from the target, so the beam prefers runs whose copies stay together. On the target the
-//! run keeps holding its last buttons `--finish-hold` ticks (no new presses), then goes idle;
-//! a copy not on the target `TAIL_FRAMES` ticks after that counts as dead. Of the runs
-//! finishing at one depth the one with the fewest dead copies is written. `--settle N` opens
-//! the run with N ticks of Left into the level's left wall, which puts every copy (and a
-//! player nudged at the spawn, as keys held past the previous level's goal nudge them in a
-//! playthrough) on the same spot before the search starts. The press-early pass below keeps
-//! a move only when it does not lower the survival count of 300 random-delay replays.
+//! the candidate's own key edges through the real [`Latch`](ledge::input::latch::Latch) and
+//! [`step`], every edge delayed by its own random draw from `--delays` (never
+//! ahead of the edge before it: X delivers in order; the draws follow the candidate's lineage,
+//! seeded by `--seed`). A child is dropped when more than `--max-dead` (default 2) of its
+//! copies have died; each dead copy costs `--dead-cost` (200 px) in the score, and the score
+//! reads the distance of the copy furthest from the target, so the beam prefers runs whose
+//! copies stay together. On the target the run keeps holding its last buttons `--finish-hold`
+//! ticks (no new presses), then goes idle; a copy not on the target `TAIL_FRAMES` ticks after
+//! that counts as dead. Of the runs finishing at one depth the one with the fewest dead copies
+//! is written. `--settle N` opens the run with N ticks of Left into the level's left wall,
+//! which puts every copy (and a player nudged at the spawn, as keys held past the previous
+//! level's goal nudge them in a playthrough) on the same spot before the search starts. The
+//! press-early pass below keeps a move only when it does not lower the survival count of 300
+//! random-delay replays.
 //!
 //! The few fixed variants overfit: the beam picks runs that suit their particular delays, and a
 //! run all 12 of its copies survived could survive only 35 % of fresh replays. Two remedies
@@ -93,6 +95,14 @@
 //! beam search is evidence, not proof: it explores only what its beam keeps; when the beam
 //! *dies out* (every kept state's every move is a death or a state already seen), it has
 //! exhausted the moves it knows at its 1 px / 15 px/s resolution.
+//!
+//! # Modules
+//!
+//! `search` (the macros and the beam), `jitter` (delayed edges through the latch: the jittered
+//! copies and the random-delay replays), `selection` (ranking the finalists, the press-early
+//! pass), `field` (the distance still to go), `mechanics` (which forgiveness mechanic a tick
+//! used), `check` (`--check`, reading with `ledge::lab::script::parse`) and `output` (the
+//! script, written with `ledge::lab::writer::ScriptWriter`, and `--trace`).
 
 mod check;
 mod field;
@@ -383,8 +393,8 @@ fn main() -> anyhow::Result<()> {
         let _ = write!(command, " --out {}", out.display());
         let header = vec![
             format!("Finishes {level_line} (\"{}\") with no deaths: {summary}.", level.name),
-            format!("Robust to input timing: {robustness} (examples/solve.rs --check)."),
-            "Made by examples/solve.rs (a beam search driving ledge::sim::step), not by hand:".to_owned(),
+            format!("Robust to input timing: {robustness} (examples/solve --check)."),
+            "Made by examples/solve (a beam search driving ledge::sim::step), not by hand:".to_owned(),
             format!("  {command}"),
             "Remake it after changing the level or assets/tuning.toml; tests/level_runs.rs \
              replays it."

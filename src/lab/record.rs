@@ -2,10 +2,9 @@
 //!
 //! Clock: event loop. The game calls [`Recorder::event`] with each edge's arrival time and
 //! [`Recorder::frame`] with each frame's time, both in the monotonic nanoseconds the
-//! [`Loop`](crate::game_loop::Loop) itself was given; the lab's one
-//! [`ScriptWriter`](super::writer::ScriptWriter) writes them in milliseconds with six decimals
-//! (whole nanoseconds), so `ledge lab FILE` feeds the loop the very same integers and ends on
-//! the same `state_hash` (LAB.md "Recording").
+//! [`Loop`](crate::game_loop::Loop) itself was given; the lab's one [`ScriptWriter`] writes
+//! them in milliseconds with six decimals (whole nanoseconds), so `ledge lab FILE` feeds the
+//! loop the very same integers and ends on the same `state_hash` (LAB.md "Recording").
 //!
 //! What is written: the level (`level` with its absolute path), every tuning value (so a later
 //! edit of `tuning.toml` does not change the replay), the loop config, then the timeline:
@@ -99,8 +98,9 @@ mod tests {
     use crate::input::{Action, Source};
     use crate::lab::{LabOptions, run_script};
 
-    #[test]
-    fn a_recorded_session_replays_to_the_same_hash() {
+    /// Play a session whose clock reads `late` ns at its start through the loop and the
+    /// recorder, replay the recording in the lab: it must end on the live session's hash.
+    fn record_and_replay(late: u64) {
         use crate::game_loop::Loop;
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let level_path = root.join("assets/levels/level1.tmx");
@@ -110,7 +110,7 @@ mod tests {
         let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
         let mut rec = Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config);
         // irregular frames, events between them, a pad
-        let mut now = 0u64;
+        let mut now = late;
         let mut deltas = [7_000_001u64, 16_666_667, 33_000_000, 4_100_000, 300_000_000].iter().cycle();
         let events = [
             (5_000_000u64, InputEvent::Press(Source::Keyboard, Action::Right)),
@@ -122,11 +122,11 @@ mod tests {
             (900_000_000, InputEvent::FocusLost),
         ];
         let mut next = 0;
-        while now < 1_500_000_000 {
+        while now < late + 1_500_000_000 {
             now += deltas.next().unwrap();
-            while next < events.len() && events[next].0 <= now {
-                lp.push_event(events[next].0, events[next].1);
-                rec.event(events[next].0, &events[next].1);
+            while next < events.len() && late + events[next].0 <= now {
+                lp.push_event(late + events[next].0, events[next].1);
+                rec.event(late + events[next].0, &events[next].1);
                 next += 1;
             }
             lp.frame(now);
@@ -138,5 +138,16 @@ mod tests {
         assert_eq!(report.summary.state_hash, format!("{:016x}", lp.state_hash()), "{text}");
         assert_eq!(report.summary.ticks, lp.totals().ticks);
         assert!(report.summary.jumps >= 1);
+    }
+
+    #[test]
+    fn a_recorded_session_replays_to_the_same_hash() {
+        record_and_replay(0);
+    }
+
+    #[test]
+    fn a_session_whose_clock_starts_12_days_late_replays_to_the_same_hash() {
+        // 2^20 s: its times are written and read back as exact nanoseconds.
+        record_and_replay((1 << 20) * 1_000_000_000);
     }
 }

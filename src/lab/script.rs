@@ -112,7 +112,8 @@ fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<u64, ParseError>
 ///
 /// # Errors
 /// A one-line reason: not a decimal number, negative, finer than a nanosecond (more than six
-/// decimals that are not zeros), or more than `u64::MAX` ns (about 584 years).
+/// decimals that are not zeros), more than `u64::MAX` ns (about 584 years), or more than 38
+/// significant digits.
 pub fn parse_ms(text: &str) -> Result<u64, String> {
     let bad = || "not a decimal number of milliseconds".to_string();
     let (negative, body) = match text.as_bytes().first() {
@@ -155,6 +156,9 @@ pub fn parse_ms(text: &str) -> Result<u64, String> {
         return Err("must be ≥ 0".into());
     }
     let too_large = || "more than 2^64 - 1 ns (about 584 years)".to_string();
+    if digits.len() > 38 {
+        return Err(format!("{} significant digits (at most 38)", digits.len()));
+    }
     let value: u128 = digits.parse().map_err(|_| too_large())?;
     let scale = exp10 + 6;
     let ns = if scale >= 0 {
@@ -396,7 +400,8 @@ mod tests {
             ("1.5e-6", "finer than a nanosecond"),
             ("18446744073709.551616", "more than 2^64"),
             ("1e300", "more than 2^64"),
-            ("99999999999999999999999999999999999999999999", "more than 2^64"),
+            ("99999999999999999999999999999999999999", "more than 2^64"),
+            ("123456789012345678901234567890123456789e-30", "39 significant digits"),
             ("-1", "must be ≥ 0"),
             ("1e", "not a decimal"),
             ("16.6.7", "not a decimal"),

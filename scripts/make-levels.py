@@ -24,7 +24,7 @@ Tile ids are the atlas indices of src/render/atlas.rs (the TILES table of make-a
 `--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye.
 
 The game plays level1, level2, ... in order (the next one is `levelN+1.tmx` beside the
-current). Each level has a finishing run, tests/levels/NAME.lab, found by examples/solve.rs and
+current). Each level has a finishing run, tests/levels/NAME.lab, found by examples/solve and
 replayed by tests/level_runs.rs: after changing a level, remake its run with the command in
 that file's header (and the README pictures with `cargo run --example level_shots`).
 """

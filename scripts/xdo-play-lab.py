@@ -7,7 +7,7 @@ Usage:
 
 The Ledge window must have the keyboard focus (`xdotool windowfocus --sync WID`; Xvfb has no
 window manager). Reads each script's `press/release ACTION` lines (events written after
-`frame MS xN` lines, as examples/solve.rs writes them) and sends the same keys at the same
+`frame MS xN` lines, as examples/solve writes them) and sends the same keys at the same
 wall-clock offsets from now: a player's hands, with the operating system's timing jitter.
 
 Several scripts are played one after another, as one playthrough: script k+1 starts `--gap`

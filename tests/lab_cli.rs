@@ -7,10 +7,11 @@
 
 mod common;
 
-use common::lab::ms;
 use common::scratch::Scratch;
 use common::{ledge, root};
-use ledge::lab::report::Report;
+use ledge::lab::report::{FrameReport, Report};
+use ledge::lab::writer::format_ms;
+use ledge::sim::rng::SplitMix64;
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -218,6 +219,9 @@ const MALFORMED: &[(&str, &str, usize)] = &[
     ("setup after the first frame", "frame 10\ntuning gravity 100\n", 2),
     ("unterminated map", "map\n..P..\n#####\n", 1),
     ("bad action", "press fly\nframe 10\n", 1),
+    ("time that is no decimal number", "frame 10\n\nframe 16.6.7\n", 3),
+    ("time past 2^64 ns", "frame 10\npress jump @18446744073709.551616\n", 2),
+    ("tick-cost past 2^64 ns", "tick-cost 1e20\nframe 10\n", 1),
 ];
 
 /// The message must name the script and the line: `PATH:LINE:` (or `line LINE`).
@@ -300,21 +304,17 @@ fn documented_config_keys_are_accepted() {
 // ---------------------------------------------------------------------------------------------
 // Determinism over frame patterns.
 
-/// splitmix64: a small deterministic generator, so every run tests the same patterns.
-struct Rng(u64);
+/// The library's splitmix64, so every run tests the same patterns.
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    fn new(seed: u64) -> Self {
+        Rng(SplitMix64::new(seed))
     }
 
     /// Uniform in `lo..=hi`.
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
+        lo + self.0.next_u64() % (hi - lo + 1)
     }
 }
 
@@ -388,16 +388,19 @@ fn script(config: &str, frames: &[u64], events: &[(u64, String)], rng: &mut Rng)
     for &d in frames {
         while next < events.len() && events[next].0 <= clock + d {
             let (t, what) = &events[next];
-            let when =
-                if rng.range(0, 1) == 0 { format!("+{}", ms(t - clock)) } else { format!("@{}", ms(*t)) };
+            let when = if rng.range(0, 1) == 0 {
+                format!("+{}", format_ms(t - clock))
+            } else {
+                format!("@{}", format_ms(*t))
+            };
             s += &format!("{what} {when}\n");
             next += 1;
         }
-        s += &format!("frame {}\n", ms(d));
+        s += &format!("frame {}\n", format_ms(d));
         clock += d;
         while next < events.len() && rng.range(0, 5) == 0 {
             let (t, what) = &events[next];
-            s += &format!("{what} @{}\n", ms(*t));
+            s += &format!("{what} @{}\n", format_ms(*t));
             next += 1;
         }
     }
@@ -411,7 +414,7 @@ fn lab(text: &str) -> Report {
 
 #[test]
 fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
-    let mut rng = Rng(0x1ed9e);
+    let mut rng = Rng::new(0x1ed9e);
     let mut jumps = 0;
     for seed in 0..12 {
         let hz = [60u64, 64, 144, 30, 100, 240][seed % 6];
@@ -472,7 +475,7 @@ fn seed000_patterns_agree_when_their_totals_are_equal() {
 
 #[test]
 fn binary_and_library_agree() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let total = 1_500_000_000;
     let ev = events(total, &mut rng);
     let text = script("", &cut(total, &mut rng), &ev, &mut rng);
@@ -485,11 +488,53 @@ fn binary_and_library_agree() {
     assert_eq!(bin["ticks"].as_array().unwrap().len(), lib.ticks.unwrap().len());
 }
 
+/// 2^20 s (about 12 days), nanoseconds.
+const LATE_NS: u64 = (1 << 20) * 1_000_000_000;
+
+/// A script whose wall clock starts `late` ns late: the game is paused (focus lost) for one
+/// frame of `late` ns, which the loop never sees, and every `@MS` is `late` later. With
+/// `late = 0` there is no paused frame.
+fn late_script(late: u64) -> String {
+    let at = |ns: u64| format_ms(late + ns);
+    let mut s = String::from("config pause_on_focus_loss 1\nfocus lost @0\n");
+    if late > 0 {
+        s += &format!("frame {}\n", format_ms(late));
+    }
+    s += &format!("focus gained @{}\npress right @{}\nframe 16.666667 x10\n", at(0), at(5_000_000));
+    s += &format!("press jump @{}\nrelease jump +5\nframe 7 x20\n", at(170_500_001));
+    s += &format!(
+        "release right @{}\nframe 16.666667 x30\npress left +0.000001\nframe 250\n",
+        at(330_000_000)
+    );
+    s
+}
+
+#[test]
+fn a_clock_that_starts_12_days_late_behaves_like_one_that_starts_at_0() {
+    let on_time = lab(&late_script(0));
+    let late = lab(&late_script(LATE_NS));
+    assert_eq!(late.summary.state_hash, on_time.summary.state_hash);
+    assert_eq!(late.summary.ticks, on_time.summary.ticks);
+    assert_eq!(late.summary.jumps, 1);
+    assert_eq!(late.ticks, on_time.ticks, "the same ticks, tick for tick");
+    // Every frame after the paused one is the on-time frame one later.
+    let (late_frames, frames) = (late.frames.unwrap(), on_time.frames.unwrap());
+    assert!(late_frames[0].paused && late_frames.len() == frames.len() + 1);
+    for (l, f) in late_frames[1..].iter().zip(&frames) {
+        assert_eq!(FrameReport { frame: f.frame, ..l.clone() }, *f);
+    }
+    // Through the binary too: the script reads as written, 12 days of milliseconds and all.
+    let o = run(&["lab", "-", "--summary"], Some(&late_script(LATE_NS)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bin: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(bin["summary"]["state_hash"], on_time.summary.state_hash.as_str());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tick-rate soaks (through the library, summary only).
 
 fn soak(config: &str, frame_ns: u64, frames: u64) -> Report {
-    let text = format!("{config}press right @0\nframe {} x{frames}\n", ms(frame_ns));
+    let text = format!("{config}press right @0\nframe {} x{frames}\n", format_ms(frame_ns));
     let r = common::lab::run(&text, &common::lab::options("<soak>", root(), true));
     assert!(r.frames.is_none() && r.ticks.is_none(), "summary_only leaves out frames and ticks");
     let s = &r.summary;

@@ -3,13 +3,14 @@
 //! a report, never panic or hang; (b) random frame patterns on random tick rates and catch-up
 //! caps keep the stepper's invariants: alpha in [0, 1), at most `max_steps` ticks a frame, one
 //! `ticks` entry per step, wall time = simulated + banked + dropped, and with no clamp and no cap
-//! exactly floor(total x rate) ticks. Plus fixed regressions for inputs that once broke it.
+//! exactly floor(total x rate) ticks; (c) times are read as exact nanoseconds (any u64, written
+//! plainly or with an exponent). Plus fixed regressions for inputs that once broke it.
 
 mod common;
 
-use common::lab::ms;
 use ledge::lab::report::Report;
-use ledge::lab::script::parse;
+use ledge::lab::script::{parse, parse_ms};
+use ledge::lab::writer::format_ms;
 use ledge::lab::{LabError, run_script};
 use proptest::prelude::*;
 use std::sync::mpsc;
@@ -153,8 +154,8 @@ fn write_timeline(items: &[Item]) -> Vec<String> {
                 });
                 let when = match kind {
                     0 => String::new(),
-                    1 => format!(" +{}", ms((next_frame.unwrap_or(0) as f64 * frac) as u64)),
-                    _ => format!(" @{}", ms(clock.saturating_add((500e6 * frac) as u64))),
+                    1 => format!(" +{}", format_ms((next_frame.unwrap_or(0) as f64 * frac) as u64)),
+                    _ => format!(" @{}", format_ms(clock.saturating_add((500e6 * frac) as u64))),
                 };
                 out.push(format!("{e}{when}"));
             }
@@ -279,6 +280,28 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(config(2048))]
+
+    /// Any u64 of nanoseconds, written by the lab's writer, reads back to the same integer.
+    #[test]
+    fn times_read_back_to_the_same_nanosecond(ns in any::<u64>()) {
+        prop_assert_eq!(parse_ms(&format_ms(ns)), Ok(ns));
+    }
+
+    /// A decimal with up to 6 places, written plainly or with an exponent, is exact: no float
+    /// rounding, at any magnitude a u64 of nanoseconds holds.
+    #[test]
+    fn decimal_times_are_exact(units in 0u64..=u64::MAX / 1_000_000, places in 0u32..=6) {
+        let scale = 10u64.pow(places);
+        let (int, frac) = (units / scale, units % scale);
+        let plain = if places == 0 { int.to_string() } else { format!("{int}.{frac:0w$}", w = places as usize) };
+        let ns = units * 10u64.pow(6 - places);
+        prop_assert_eq!(parse_ms(&plain), Ok(ns), "{}", plain);
+        prop_assert_eq!(parse_ms(&format!("{units}e-{places}")), Ok(ns));
+    }
+}
+
+proptest! {
     #![proptest_config(config(96))]
 
     #[test]
@@ -295,7 +318,7 @@ proptest! {
              press right @0\npress jump @50\nrelease jump @200\n"
         );
         for &d in &frames_ns {
-            text += &format!("frame {}\n", ms(d));
+            text += &format!("frame {}\n", format_ms(d));
         }
         let r = lab(&text).map_err(|e| TestCaseError::fail(format!("{e}")))?;
         let frames = r.frames.as_deref().unwrap();
@@ -365,6 +388,9 @@ fn regressions_huge_numbers_do_not_panic() {
         "frame 10\npress jump @1e300\nframe 1e300\n",
         "frame 10\npress jump +1e300\nframe 10\n",
         "tick-cost 1e300\nframe 40\nframe 40\n",
+        // the longest frame a script can write (u64::MAX ns): the cap's dropped time saturates
+        "frame 18446744073709.551615\n",
+        "config max_steps 1\nframe 1048576000\nframe 18446744072661.551615\n",
         // max_frame_ns x tick_hz overflows the accumulator
         "config max_frame_ms 1e12\nframe 1e12\n",
     ];

@@ -3,9 +3,9 @@
 //!
 //! Clock: fixed tick (the lab's scripted clock for the replays, `sim::step` for the sweeps).
 //!
-//! - Each `tests/levels/levelN.lab` (a run found by `examples/solve.rs`, kept as data) replays
+//! - Each `tests/levels/levelN.lab` (a run found by `examples/solve`, kept as data) replays
 //!   through `ledge::lab::run_script` to `level_complete` with no deaths, and every shipped
-//!   level has such a script.
+//!   level has such a script; each is, comments aside, what the lab's `ScriptWriter` writes.
 //! - Each level loads and has a spawn on the ground, a goal, checkpoints, hazards; level 2
 //!   one-way platforms that its run drops through.
 //! - Level 3 ("Leap of Faith") needs coyote time, jump buffering and corner correction: its run
@@ -22,6 +22,8 @@ mod common;
 
 use common::root;
 use ledge::lab::report::SummaryReport;
+use ledge::lab::script::{LevelSource, parse};
+use ledge::lab::writer::{Repeat, ScriptWriter};
 use ledge::level::tiled_map::level_path;
 use ledge::level::{Level, TILE, TileKind};
 use ledge::sim::{HITBOX, Tuning, World, step};
@@ -97,6 +99,28 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
             let n: u32 = n.parse().unwrap_or_else(|_| panic!("odd script name {name}"));
             assert!(shipped_levels().contains(&n), "{name} has no level");
         }
+    }
+}
+
+/// The level scripts are exactly what the lab's one writer writes in the solver's style: every
+/// line but the comments, read with the lab's parser and written back with `ScriptWriter`, is
+/// the file's own.
+#[test]
+fn level_scripts_are_what_the_lab_writer_writes() {
+    for n in shipped_levels() {
+        let text = script_text(n);
+        let script = parse(&text).unwrap_or_else(|e| panic!("level{n}.lab: {e}"));
+        let mut w = ScriptWriter::new(Repeat::Always);
+        let LevelSource::File(path, _) = &script.level else { panic!("level{n}.lab: no level line") };
+        w.level(path);
+        for (key, value, _) in &script.tuning {
+            w.tuning(key, *value);
+        }
+        for (step, _) in &script.steps {
+            w.step(step);
+        }
+        let body: String = text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+        assert_eq!(w.finish(), body, "level{n}.lab");
     }
 }
 

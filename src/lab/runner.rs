@@ -1,10 +1,11 @@
 //! Runs a parsed lab script against the real [`Loop`] on a scripted clock.
 //!
-//! Clock: scripted wall clock, integer nanoseconds (each `frame MS` is rounded to the nearest
-//! ns once; nothing accumulates in floating point).
+//! Clock: scripted wall clock, integer nanoseconds (the script's times are read as exact
+//! integers of nanoseconds; nothing accumulates in floating point).
 
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
+use super::writer::format_ms;
 use crate::game_loop::{Loop, LoopConfig};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
@@ -35,11 +36,6 @@ pub struct LabError {
     pub line: usize,
     /// The problem.
     pub msg: String,
-}
-
-/// Milliseconds (as written in a script) to integer nanoseconds.
-pub fn ms_to_ns(ms: f64) -> u64 {
-    (ms * 1e6).round() as u64
 }
 
 fn ns_to_ms(ns: u64) -> f64 {
@@ -108,7 +104,7 @@ pub fn run_script_observed(
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
+    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
     let hz = lp.config().tick_hz;
 
     let mut frames = Vec::new();
@@ -128,20 +124,19 @@ pub fn run_script_observed(
         match *step {
             Step::Event { event, at } => {
                 let (t_ns, relative) = match at {
-                    At::AfterFrame(ms) => {
-                        let t = clock_ns
-                            .checked_add(ms_to_ns(ms))
-                            .ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
+                    At::AfterFrame(offset) => {
+                        let t =
+                            clock_ns.checked_add(offset).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
                         (t, true)
                     }
-                    At::Absolute(ms) => {
-                        let t = ms_to_ns(ms);
+                    At::Absolute(t) => {
                         if t < clock_ns {
                             return Err(fail(
                                 *line,
                                 format!(
-                                    "@{ms} is already in the past (the clock is at {} ms)",
-                                    ns_to_ms(clock_ns)
+                                    "@{} is already in the past (the clock is at {} ms)",
+                                    format_ms(t),
+                                    format_ms(clock_ns)
                                 ),
                             ));
                         }
@@ -154,9 +149,9 @@ pub fn run_script_observed(
                 let at = pending.partition_point(|p| p.t_ns <= t_ns);
                 pending.insert(at, Pending { t_ns, event });
             }
-            Step::Frame { ms, count } => {
+            Step::Frame { ns, count } => {
                 for _ in 0..count {
-                    let dt = ms_to_ns(ms).max((last_steps as u64).saturating_mul(tick_cost_ns));
+                    let dt = ns.max((last_steps as u64).saturating_mul(tick_cost_ns));
                     clock_ns = clock_ns.checked_add(dt).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
                     if let Some((t, l)) = latest_relative.take() {
                         if t > clock_ns {
@@ -216,7 +211,7 @@ pub fn run_script_observed(
             }
             Step::Resize(w, h) => configures += surface.resize(w, h).is_some() as u64,
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
-            Step::TickCost(ms) => tick_cost_ns = ms_to_ns(ms),
+            Step::TickCost(ns) => tick_cost_ns = ns,
         }
     }
 
@@ -250,21 +245,22 @@ pub fn run_script_observed(
 }
 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize, String)> {
-    let assets = crate::assets::assets_dir().map_err(|e| (0, e.to_string()))?;
-    let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| (0, e.to_string()))?;
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabError> {
+    let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
+    let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
+    let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
     for (key, v, line) in &script.tuning {
-        tuning.set(key, *v).map_err(|e| (*line, e))?;
+        tuning.set(key, *v).map_err(|e| fail(*line, e))?;
     }
     let mut config = LoopConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
     for (key, v, line) in &script.config {
-        let whole = |v: f64| -> Result<u32, (usize, String)> {
+        let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
                 Ok(v as u32)
             } else {
-                Err((*line, format!("config {key} must be a whole number, got {v}")))
+                Err(fail(*line, format!("config {key} must be a whole number, got {v}")))
             }
         };
         match key.as_str() {
@@ -273,14 +269,14 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize
             "max_frame_ms" => config.max_frame_ms = *v,
             "reduced_motion" | "pause_on_focus_loss" => {
                 if *v != 0.0 && *v != 1.0 {
-                    return Err((*line, format!("config {key} must be 0 or 1, got {v}")));
+                    return Err(fail(*line, format!("config {key} must be 0 or 1, got {v}")));
                 }
                 let slot =
                     if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
                 *slot = *v == 1.0;
             }
             other => {
-                return Err((
+                return Err(fail(
                     *line,
                     format!(
                         "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
@@ -288,15 +284,15 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize
                 ));
             }
         }
-        config.stepper().map_err(|e| (*line, format!("config {key}: {e}")))?;
+        config.stepper().map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
     let level: Level = match &script.level {
         LevelSource::Default => {
-            load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| (0, e.to_string()))?
+            load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| fail(0, e.to_string()))?
         }
         LevelSource::Inline(rows, first) => parse_ascii(rows, *first).map_err(|e| match e {
-            crate::level::LevelError::Ascii { line, msg } => (line, msg),
-            other => (*first, other.to_string()),
+            crate::level::LevelError::Ascii { line, msg } => fail(line, msg),
+            other => fail(*first, other.to_string()),
         })?,
         LevelSource::File(path, line) => {
             let p = PathBuf::from(path);
@@ -307,12 +303,12 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize
                 vec![opts.script_dir.join(&p), root.join(&p)]
             };
             let Some(found) = candidates.iter().find(|c| c.is_file()) else {
-                return Err((*line, format!("level file not found: {path}")));
+                return Err(fail(*line, format!("level file not found: {path}")));
             };
-            load_tmx(found).map_err(|e| (*line, e.to_string()))?
+            load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
-    let mut lp = Loop::new(level, tuning, config).map_err(|e| (0, e))?;
+    let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e))?;
     lp.set_reduced_motion(reduced_motion);
     Ok((lp, pause_on_focus_loss))
 }

@@ -1,17 +1,20 @@
 //! The lab script parser (LAB.md "Script"): one directive a line, setup then timeline.
 //!
 //! Clock: none; parsing happens before the scripted clock starts. Every error names the line.
+//!
+//! Times are written in milliseconds and read into whole nanoseconds straight from the decimal
+//! text ([`parse_ms`]): no floating point on the way, so `16.6667` is 16,666,700 ns exactly and
+//! any time up to `u64::MAX` ns (584 years) is exact. [`super::writer`] writes what this reads.
 
 use crate::input::{Action, InputEvent, Source};
-use std::fmt;
 
 /// When an input edge arrives on the scripted wall clock.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum At {
-    /// Milliseconds after the previous frame (`+MS`; the default is `+0`).
-    AfterFrame(f64),
-    /// Milliseconds since the start of the script (`@MS`).
-    Absolute(f64),
+    /// Nanoseconds after the previous frame (`+MS`; the default is `+0`).
+    AfterFrame(u64),
+    /// Nanoseconds since the start of the script (`@MS`).
+    Absolute(u64),
 }
 
 /// One timeline directive, with its 1-based script line.
@@ -19,8 +22,8 @@ pub enum At {
 pub enum Step {
     /// `frame MS [xN]`: the clock advances MS, then a frame runs; N times.
     Frame {
-        /// Frame delta, milliseconds.
-        ms: f64,
+        /// Frame delta, nanoseconds.
+        ns: u64,
         /// Repetitions (≥ 1).
         count: u64,
     },
@@ -35,8 +38,8 @@ pub enum Step {
     Resize(u32, u32),
     /// `teleport X Y`: hitbox top-left, pixels.
     Teleport(f64, f64),
-    /// `tick-cost MS`: each frame lasts at least (ticks in the previous frame) x MS.
-    TickCost(f64),
+    /// `tick-cost MS`: each frame lasts at least (ticks in the previous frame) x MS; nanoseconds.
+    TickCost(u64),
 }
 
 /// Where the level comes from.
@@ -63,19 +66,14 @@ pub struct Script {
     pub steps: Vec<(Step, usize)>,
 }
 
-/// A script error: the 1-based line and what is wrong.
-#[derive(Clone, Debug, PartialEq)]
+/// A script error: the 1-based line and what is wrong. Displayed as `line N: problem`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {msg}")]
 pub struct ParseError {
     /// 1-based line number.
     pub line: usize,
     /// The problem, one line.
     pub msg: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.msg)
-    }
 }
 
 fn err<T>(line: usize, msg: impl Into<String>) -> Result<T, ParseError> {
@@ -90,9 +88,6 @@ fn number(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError>
     }
 }
 
-/// The largest time a script may write in one value, milliseconds: 1e9 ms (11.6 days).
-pub const MAX_MS: f64 = 1e9;
-
 /// The farthest a `teleport` may place the player from the origin, pixels.
 pub const MAX_COORD: f64 = 1e7;
 
@@ -104,13 +99,83 @@ fn non_negative(tok: Option<&str>, what: &str, line: usize) -> Result<f64, Parse
     Ok(v)
 }
 
-/// A time in milliseconds: 0 ≤ v ≤ [`MAX_MS`].
-fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<f64, ParseError> {
-    let v = non_negative(tok, what, line)?;
-    if v > MAX_MS {
-        return err(line, format!("{what} must be ≤ {MAX_MS} ms, got {v}"));
+/// A time written in milliseconds, as whole nanoseconds ([`parse_ms`]).
+fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<u64, ParseError> {
+    let Some(t) = tok else { return err(line, format!("missing {what}")) };
+    parse_ms(t).map_err(|why| ParseError { line, msg: format!("{what} '{t}': {why}") })
+}
+
+/// Read a time written in milliseconds (`16.6667`, `250`, `1e3`, `0.000001`) as whole
+/// nanoseconds, exactly: the decimal digits are read as an integer and scaled by powers of ten,
+/// never through a float. Accepted: an optional sign, digits with an optional `.` and fraction,
+/// an optional exponent (`e`/`E`).
+///
+/// # Errors
+/// A one-line reason: not a decimal number, negative, more than `u64::MAX` ns (about 584
+/// years), or more than 38 significant digits. A fraction finer than a nanosecond (more than
+/// six decimals) is no error: it is rounded to the nearest nanosecond, halves up.
+pub fn parse_ms(text: &str) -> Result<u64, String> {
+    let bad = || "not a decimal number of milliseconds".to_string();
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits_only = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !digits_only(int) || !digits_only(frac) {
+        return Err(bad());
     }
-    Ok(v)
+    // Scale: value = digits × 10^(exp10) ms = digits × 10^(exp10 + 6) ns.
+    let mut exp10: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || !digits_only(digits) {
+                return Err(bad());
+            }
+            // Longer exponents only ever overflow or underflow; cap them to keep this in i64.
+            let magnitude = digits.trim_start_matches('0');
+            let m: i64 = if magnitude.len() > 6 { 1_000_000 } else { magnitude.parse().unwrap_or(0) };
+            if e.starts_with('-') { -m } else { m }
+        }
+    };
+    // Significant digits only: leading zeros add nothing, trailing zeros of the fraction are exact.
+    let frac = frac.trim_end_matches('0');
+    exp10 -= frac.len() as i64;
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(0);
+    }
+    if negative {
+        return Err("must be ≥ 0".into());
+    }
+    let too_large = || "more than 2^64 - 1 ns (about 584 years)".to_string();
+    if digits.len() > 38 {
+        return Err(format!("{} significant digits (at most 38)", digits.len()));
+    }
+    let value: u128 = digits.parse().map_err(|_| too_large())?;
+    let scale = exp10 + 6;
+    let ns = if scale >= 0 {
+        u32::try_from(scale)
+            .ok()
+            .and_then(|s| 10u128.checked_pow(s))
+            .and_then(|p| value.checked_mul(p))
+            .ok_or_else(too_large)?
+    } else {
+        // Finer than a nanosecond: rounded to the nearest one, halves up (as the f64 reading
+        // of earlier versions rounded), decided on the exact decimal digits.
+        match u32::try_from(-scale).ok().and_then(|s| 10u128.checked_pow(s)) {
+            Some(p) => value / p + u128::from(value % p >= p.div_ceil(2)),
+            None => 0, // below 10^-38 of the last digit: value < 10^38 ≤ p / 2
+        }
+    };
+    u64::try_from(ns).map_err(|_| too_large())
 }
 
 fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
@@ -122,7 +187,7 @@ fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
 /// Parse an optional `+MS` / `@MS` timing token; none means `+0`.
 fn timing(tok: Option<&str>, line: usize) -> Result<At, ParseError> {
     match tok {
-        None => Ok(At::AfterFrame(0.0)),
+        None => Ok(At::AfterFrame(0)),
         Some(t) if t.starts_with('+') => Ok(At::AfterFrame(millis(Some(&t[1..]), "event offset", line)?)),
         Some(t) if t.starts_with('@') => Ok(At::Absolute(millis(Some(&t[1..]), "event time", line)?)),
         Some(t) => err(line, format!("expected +MS or @MS, got '{t}'")),
@@ -192,7 +257,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
             }
             "frame" => {
                 timeline_started = true;
-                let ms = millis(toks.next(), "frame MS", n)?;
+                let ns = millis(toks.next(), "frame MS", n)?;
                 let count = match toks.next() {
                     None => 1,
                     Some(t) => match t.strip_prefix('x').and_then(|c| c.parse::<u64>().ok()) {
@@ -201,7 +266,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                     },
                 };
                 no_more(toks, n)?;
-                script.steps.push((Step::Frame { ms, count }, n));
+                script.steps.push((Step::Frame { ns, count }, n));
             }
             "press" | "release" | "repeat" => {
                 let a = action(toks.next(), n)?;
@@ -272,9 +337,9 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 script.steps.push((Step::Teleport(x, y), n));
             }
             "tick-cost" => {
-                let ms = millis(toks.next(), "tick-cost MS", n)?;
+                let ns = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;
-                script.steps.push((Step::TickCost(ms), n));
+                script.steps.push((Step::TickCost(ns), n));
             }
             other => return err(n, format!("unknown directive '{other}'")),
         }
@@ -296,12 +361,91 @@ mod tests {
         .unwrap();
         assert_eq!(s.config, vec![("tick_hz".into(), 64.0, 2)]);
         assert_eq!(s.level, LevelSource::Inline(vec!["..P.".into(), "####".into()], 5));
-        assert_eq!(s.steps[0], (Step::Frame { ms: 16.6667, count: 3 }, 8));
+        assert_eq!(s.steps[0], (Step::Frame { ns: 16_666_700, count: 3 }, 8));
         assert_eq!(s.steps.len(), 12);
         assert_eq!(
             s.steps[5].0,
-            Step::Event { event: InputEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1.0) }
+            Step::Event {
+                event: InputEvent::Release(Source::Pad, Action::Jump),
+                at: At::AfterFrame(1_000_000)
+            }
         );
+    }
+
+    #[test]
+    fn times_are_exact_nanoseconds_from_the_decimal_text() {
+        for (text, ns) in [
+            ("16.6667", 16_666_700),
+            ("16.666667", 16_666_667),
+            ("0.000001", 1),
+            ("6.9444", 6_944_400),
+            ("250", 250_000_000),
+            ("250.", 250_000_000),
+            (".5", 500_000),
+            ("0", 0),
+            ("-0", 0),
+            ("+7", 7_000_000),
+            ("1e3", 1_000_000_000),
+            ("1E-6", 1),
+            ("2.5e-5", 25),
+            ("16.666667000000", 16_666_667),
+            ("0001048576000", 1_048_576_000_000_000),
+            ("18446744073709.551615", u64::MAX),
+            // Finer than a nanosecond: the nearest one, halves up, from the exact digits.
+            ("16.6666667", 16_666_667),
+            ("16.66666666666666666", 16_666_667),
+            ("0.0000004", 0),
+            ("0.0000005", 1),
+            ("0.00000049999999999999999999", 0),
+            ("1.5e-6", 2),
+            ("2.5e-6", 3),
+            ("1e-7", 0),
+            ("1e-300", 0),
+            ("18446744073709.5516154", u64::MAX),
+        ] {
+            assert_eq!(parse_ms(text), Ok(ns), "{text}");
+        }
+        for (text, why) in [
+            ("18446744073709.551616", "more than 2^64"),
+            ("18446744073709.5516155", "more than 2^64"),
+            ("1e300", "more than 2^64"),
+            ("99999999999999999999999999999999999999", "more than 2^64"),
+            ("123456789012345678901234567890123456789e-30", "39 significant digits"),
+            ("-1", "must be ≥ 0"),
+            ("1e", "not a decimal"),
+            ("16.6.7", "not a decimal"),
+            ("inf", "not a decimal"),
+            ("nan", "not a decimal"),
+            ("", "not a decimal"),
+            (".", "not a decimal"),
+            ("0x10", "not a decimal"),
+        ] {
+            let e = parse_ms(text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn time_errors_name_the_line_and_the_value() {
+        let e = parse("frame 10\n\npress jump @16.6666.67\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(e.to_string(), "line 3: event time '16.6666.67': not a decimal number of milliseconds");
+        let e = parse("tick-cost 18446744073709.551616\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.to_string().contains("more than 2^64 - 1 ns"), "{e}");
+        // The error is a std error: it goes into anyhow or a Box<dyn Error> as it is.
+        let boxed: Box<dyn std::error::Error> = Box::new(e);
+        assert!(boxed.to_string().starts_with("line 1: tick-cost MS"));
+    }
+
+    #[test]
+    fn twelve_days_of_milliseconds_are_read_exactly() {
+        // 2^20 s, past the old 1e9 ms limit, and one nanosecond more.
+        let s = parse("frame 1048576000 x2\npress jump @1048576000.000001\n").unwrap();
+        let late = (1u64 << 20) * 1_000_000_000;
+        assert_eq!(s.steps[0].0, Step::Frame { ns: late, count: 2 });
+        let press = InputEvent::Press(Source::Keyboard, Action::Jump);
+        assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1) });
     }
 
     #[test]

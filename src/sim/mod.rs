@@ -9,6 +9,7 @@ pub mod action;
 pub mod collision;
 pub mod hash;
 pub mod player;
+pub mod rng;
 pub mod tuning;
 pub mod world;
 

@@ -125,7 +125,8 @@ impl Stepper {
         if capped {
             let overdue = self.acc / UNITS_PER_TICK;
             self.acc -= overdue * UNITS_PER_TICK;
-            dropped_units += overdue * UNITS_PER_TICK;
+            // Saturating: a frame may be up to u64::MAX ns long (the lab reads any u64 time).
+            dropped_units = dropped_units.saturating_add(overdue * UNITS_PER_TICK);
             self.cap_hits += 1;
         }
         if clamped {

@@ -28,9 +28,3 @@ pub fn rise(ticks: &[TickReport]) -> f64 {
     let base = if j > 0 { ticks[j - 1].y } else { ticks[0].y };
     base - ticks[j..].iter().map(|t| t.y).fold(f64::INFINITY, f64::min)
 }
-
-/// Nanoseconds written as exact milliseconds (`16.666667`), which the lab reads back to the
-/// same integer nanosecond.
-pub fn ms(ns: u64) -> String {
-    format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
-}

@@ -1,0 +1,210 @@
+//! The lab script writer: the one place that turns typed script lines back into text, used by
+//! `ledge --record` ([`super::record`]) and the level solver (`examples/solve`). What it writes,
+//! [`super::script::parse`] reads back to the same values (LAB.md "Script").
+//!
+//! Clock: none; it formats times it is given (integer nanoseconds, written as milliseconds with
+//! six decimals, which is exact).
+
+use super::script::{At, Step};
+use crate::input::{InputEvent, Source};
+use std::fmt::Write as _;
+
+/// Nanoseconds as milliseconds with six decimals (`16666667` → `16.666667`): exact, and read
+/// back by [`parse_ms`](super::script::parse_ms) to the same integer.
+pub fn format_ms(ns: u64) -> String {
+    format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
+}
+
+/// How a run of equal frames is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// `frame MS` for one frame, `frame MS xN` for N > 1 (recordings).
+    WhenMany,
+    /// Always `frame MS xN`, `x1` included (the solver's scripts, one line per stretch between
+    /// edges, so the tick an edge is consumed by can be counted from the `x`s).
+    Always,
+}
+
+/// Builds a lab script line by line. Consecutive equal frames given to [`ScriptWriter::frame`]
+/// are merged into one `frame MS xN` line; any other line ends the run.
+#[derive(Clone, Debug)]
+pub struct ScriptWriter {
+    text: String,
+    repeat: Repeat,
+    /// The frame run not yet written: (delta ns, count).
+    run: Option<(u64, u64)>,
+}
+
+impl ScriptWriter {
+    /// An empty script whose frame runs are written as `repeat` says.
+    pub fn new(repeat: Repeat) -> Self {
+        ScriptWriter { text: String::new(), repeat, run: None }
+    }
+
+    fn flush(&mut self) {
+        if let Some((ns, count)) = self.run.take() {
+            let _ = write!(self.text, "frame {}", format_ms(ns));
+            if count > 1 || self.repeat == Repeat::Always {
+                let _ = write!(self.text, " x{count}");
+            }
+            self.text.push('\n');
+        }
+    }
+
+    fn line(&mut self, line: &str) {
+        self.flush();
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    /// `# TEXT`: a comment line (`text` must be one line).
+    pub fn comment(&mut self, text: &str) {
+        self.line(&format!("# {text}"));
+    }
+
+    /// `level PATH`.
+    pub fn level(&mut self, path: &str) {
+        self.line(&format!("level {path}"));
+    }
+
+    /// `tuning KEY VALUE`, the value in Rust's shortest exact decimal form.
+    pub fn tuning(&mut self, key: &str, value: f64) {
+        self.line(&format!("tuning {key} {value}"));
+    }
+
+    /// `config KEY VALUE`, the value in Rust's shortest exact decimal form (whole numbers
+    /// without a fraction).
+    pub fn config(&mut self, key: &str, value: f64) {
+        self.line(&format!("config {key} {value}"));
+    }
+
+    /// One frame of `ns` nanoseconds (merged with the equal frames before it).
+    pub fn frame(&mut self, ns: u64) {
+        match &mut self.run {
+            Some((d, count)) if *d == ns => *count += 1,
+            _ => {
+                self.flush();
+                self.run = Some((ns, 1));
+            }
+        }
+    }
+
+    /// One timeline line. A [`Step::Frame`] joins the run of equal frames like
+    /// [`ScriptWriter::frame`], `count` times.
+    pub fn step(&mut self, step: &Step) {
+        match *step {
+            Step::Frame { count: 0, .. } => {}
+            Step::Frame { ns, count } => {
+                self.frame(ns);
+                if let Some((_, c)) = &mut self.run {
+                    *c += count - 1;
+                }
+            }
+            Step::Event { event, at } => self.line(&event_line(&event, at)),
+            Step::Resize(w, h) => self.line(&format!("resize {w} {h}")),
+            Step::Teleport(x, y) => self.line(&format!("teleport {x} {y}")),
+            Step::TickCost(ns) => self.line(&format!("tick-cost {}", format_ms(ns))),
+        }
+    }
+
+    /// The script so far (the pending frame run written out).
+    pub fn text(&mut self) -> &str {
+        self.flush();
+        &self.text
+    }
+
+    /// The whole script.
+    pub fn finish(mut self) -> String {
+        self.flush();
+        self.text
+    }
+}
+
+/// An input edge as a script line: `press jump pad @12.000000`; `+0` is left out.
+fn event_line(event: &InputEvent, at: At) -> String {
+    let src = |s: &Source| if *s == Source::Pad { " pad" } else { "" };
+    let mut line = match event {
+        InputEvent::Press(s, a) => format!("press {}{}", a.name(), src(s)),
+        InputEvent::Release(s, a) => format!("release {}{}", a.name(), src(s)),
+        InputEvent::Repeat(s, a) => format!("repeat {}{}", a.name(), src(s)),
+        InputEvent::SyntheticPress(s, a) => format!("press {} synthetic{}", a.name(), src(s)),
+        InputEvent::FocusLost => "focus lost".to_string(),
+        InputEvent::FocusGained => "focus gained".to_string(),
+        InputEvent::PadConnected => "pad connect".to_string(),
+        InputEvent::PadDisconnected => "pad disconnect".to_string(),
+        InputEvent::AxisX(v) => format!("axis X {v:?}"),
+    };
+    match at {
+        At::AfterFrame(0) => {}
+        At::AfterFrame(ns) => line += &format!(" +{}", format_ms(ns)),
+        At::Absolute(ns) => line += &format!(" @{}", format_ms(ns)),
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::Action;
+    use crate::lab::script::{LevelSource, parse, parse_ms};
+
+    #[test]
+    fn format_ms_is_exact_to_the_nanosecond() {
+        assert_eq!(format_ms(16_666_667), "16.666667");
+        assert_eq!(format_ms(5), "0.000005");
+        for ns in [0, 1u64, 16_666_667, 3_600_000_000_123, 86_400_000_000_001, 1 << 50, u64::MAX] {
+            assert_eq!(parse_ms(&format_ms(ns)), Ok(ns));
+        }
+    }
+
+    #[test]
+    fn runs_of_equal_frames_are_merged() {
+        let mut w = ScriptWriter::new(Repeat::WhenMany);
+        for ns in [5, 5, 5, 7, 5] {
+            w.frame(ns);
+        }
+        w.step(&Step::Frame { ns: 5, count: 4 });
+        w.step(&Step::Resize(800, 600));
+        assert_eq!(w.finish(), "frame 0.000005 x3\nframe 0.000007\nframe 0.000005 x5\nresize 800 600\n");
+        let mut w = ScriptWriter::new(Repeat::Always);
+        w.frame(16_666_667);
+        assert_eq!(w.finish(), "frame 16.666667 x1\n");
+    }
+
+    #[test]
+    fn what_is_written_parses_back_to_the_same_script() {
+        let kb = Source::Keyboard;
+        let steps = vec![
+            Step::Event { event: InputEvent::Press(kb, Action::Right), at: At::AfterFrame(0) },
+            Step::Frame { ns: 16_666_667, count: 3 },
+            Step::Event { event: InputEvent::SyntheticPress(Source::Pad, Action::Jump), at: At::Absolute(1) },
+            Step::Event { event: InputEvent::Release(kb, Action::Left), at: At::AfterFrame(7) },
+            Step::Event { event: InputEvent::Repeat(Source::Pad, Action::Down), at: At::Absolute(u64::MAX) },
+            Step::Event { event: InputEvent::AxisX(-0.7), at: At::AfterFrame(0) },
+            Step::Event { event: InputEvent::FocusLost, at: At::AfterFrame(0) },
+            Step::Event { event: InputEvent::FocusGained, at: At::AfterFrame(0) },
+            Step::Event { event: InputEvent::PadConnected, at: At::AfterFrame(0) },
+            Step::Event { event: InputEvent::PadDisconnected, at: At::AfterFrame(0) },
+            Step::Frame { ns: 1, count: 1 },
+            Step::Resize(0, 720),
+            Step::Teleport(-3.25, 1e6),
+            Step::TickCost(2_500_000),
+            Step::Frame { ns: 1 << 50, count: 2 },
+        ];
+        let mut w = ScriptWriter::new(Repeat::WhenMany);
+        w.comment("a test");
+        w.level("assets/levels/level1.tmx");
+        w.tuning("gravity", 2000.5);
+        w.config("tick_hz", 144.0);
+        for s in &steps {
+            w.step(s);
+        }
+        let text = w.finish();
+        let back = parse(&text).unwrap();
+        assert_eq!(back.level, LevelSource::File("assets/levels/level1.tmx".into(), 2));
+        assert_eq!(back.tuning, vec![("gravity".into(), 2000.5, 3)]);
+        assert_eq!(back.config, vec![("tick_hz".into(), 144.0, 4)]);
+        let parsed: Vec<Step> = back.steps.into_iter().map(|(s, _)| s).collect();
+        assert_eq!(parsed, steps, "{text}");
+    }
+}

@@ -45,7 +45,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
         camera: DVec2::new(320.0, 180.0),
         player: PlayerDraw {
             pos: DVec2::new(200.0, 298.0),
-            hitbox: DVec2::new(12.0, 22.0),
+            hitbox: ledge::level::HITBOX,
             facing_left,
             pose: PlayerPose::Idle,
         },

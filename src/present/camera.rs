@@ -110,7 +110,7 @@ mod tests {
     use super::*;
     use crate::level::ascii::parse_ascii;
 
-    const HB: DVec2 = DVec2::new(12.0, 22.0);
+    const HB: DVec2 = crate::level::HITBOX;
 
     /// A level 200 x 60 tiles (3200 x 960 px), large enough that no clamp applies mid-level.
     fn big() -> Level {

@@ -185,7 +185,7 @@ mod tests {
             camera,
             player: PlayerDraw {
                 pos: DVec2::new(100.0, 50.0),
-                hitbox: DVec2::new(12.0, 22.0),
+                hitbox: crate::level::HITBOX,
                 facing_left,
                 pose: PlayerPose::Idle,
             },

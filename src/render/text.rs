@@ -318,7 +318,7 @@ mod tests {
             camera: DVec2::new(320.0, 180.0),
             player: PlayerDraw {
                 pos: DVec2::new(-100.0, -100.0),
-                hitbox: DVec2::new(12.0, 22.0),
+                hitbox: crate::level::HITBOX,
                 facing_left: false,
                 pose: PlayerPose::Idle,
             },

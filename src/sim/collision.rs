@@ -158,7 +158,7 @@ mod tests {
         parse_ascii(&rows.iter().map(|s| s.to_string()).collect::<Vec<_>>(), 1).unwrap()
     }
 
-    const BOX: DVec2 = DVec2::new(12.0, 22.0);
+    const BOX: DVec2 = crate::level::HITBOX;
 
     #[test]
     fn fast_fall_never_tunnels_through_a_floor_or_a_one_way() {

@@ -12,46 +12,10 @@ use crate::present::camera::Camera;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::{self, HITBOX, Tuning, World};
-use crate::time::{Stepper, StepperConfig};
+use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::time::Instant;
-
-/// Loop settings in the units a user writes them (LAB.md `config`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LoopConfig {
-    /// Fixed tick rate, Hz (integer 1..=1000; default 60).
-    pub tick_hz: u32,
-    /// Frame delta clamp, milliseconds (default 250).
-    pub max_frame_ms: f64,
-    /// Most ticks per frame (default 8).
-    pub max_steps: u32,
-}
-
-impl Default for LoopConfig {
-    fn default() -> Self {
-        Self { tick_hz: 60, max_frame_ms: 250.0, max_steps: 8 }
-    }
-}
-
-impl LoopConfig {
-    /// The stepper settings, or a one-line message for a value out of range.
-    ///
-    /// # Errors
-    /// `max_frame_ms` not a positive finite number, or a stepper range error.
-    pub fn stepper(&self) -> Result<StepperConfig, String> {
-        if !(self.max_frame_ms.is_finite() && self.max_frame_ms > 0.0 && self.max_frame_ms <= 3.6e6) {
-            return Err(format!("max_frame_ms must be in (0, 3600000], got {}", self.max_frame_ms));
-        }
-        let c = StepperConfig {
-            tick_hz: self.tick_hz,
-            max_frame_ns: (self.max_frame_ms * 1e6).round() as u64,
-            max_steps: self.max_steps,
-        };
-        c.validate()?;
-        Ok(c)
-    }
-}
 
 /// What one frame did (LAB.md report `frames[]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -123,7 +87,7 @@ pub struct Totals {
 /// The game loop shared by the game and the lab.
 #[derive(Clone, Debug)]
 pub struct Loop {
-    config: LoopConfig,
+    config: StepperConfig,
     stepper: Stepper,
     latch: Latch,
     /// Events not yet given a tick: (arrival ns since start, event), in arrival order.
@@ -154,9 +118,10 @@ impl Loop {
     /// A loop at time 0 with the player at the level's spawn.
     ///
     /// # Errors
-    /// A one-line message when `config` is out of range.
-    pub fn new(level: Level, tuning: Tuning, config: LoopConfig) -> Result<Loop, String> {
-        let stepper = Stepper::new(config.stepper()?);
+    /// [`ConfigError`] when `config` is out of range.
+    pub fn new(level: Level, tuning: Tuning, config: StepperConfig) -> Result<Loop, ConfigError> {
+        config.validate()?;
+        let stepper = Stepper::new(config);
         let world = World::new(level.spawn);
         let camera = Camera::new(&level, level.spawn, HITBOX);
         Ok(Loop {
@@ -353,7 +318,7 @@ impl Loop {
     }
 
     /// The loop settings.
-    pub fn config(&self) -> &LoopConfig {
+    pub fn config(&self) -> &StepperConfig {
         &self.config
     }
 
@@ -409,7 +374,7 @@ mod tests {
     }
 
     fn new_loop() -> Loop {
-        Loop::new(level(), Tuning::default(), LoopConfig::default()).expect("default config")
+        Loop::new(level(), Tuning::default(), StepperConfig::default()).expect("default config")
     }
 
     /// Run 25 ms frames (1.5 ticks each at 60 Hz) up to `until_ns`, then one frame at

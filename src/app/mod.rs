@@ -39,13 +39,14 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
 
-use crate::game_loop::{Loop, LoopConfig};
+use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
 use crate::present::stress::StressField;
 use crate::sim::tuning::Tuning;
+use crate::time::StepperConfig;
 use crate::ui::{Layer, Telemetry, TelemetryStats};
 use anyhow::Context as _;
 use std::time::Instant;
@@ -443,7 +444,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     };
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
-    let config = LoopConfig::default();
+    let config = StepperConfig::default();
     let recorder = opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config));
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;

@@ -10,9 +10,9 @@
 //! edit of `tuning.toml` does not change the replay), the loop config, then the timeline:
 //! every event as `@MS` before the frame that delivers it, and every frame's measured delta.
 
-use crate::game_loop::LoopConfig;
 use crate::input::{InputEvent, Source};
 use crate::sim::Tuning;
+use crate::time::StepperConfig;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,7 @@ pub struct Recorder {
 impl Recorder {
     /// Start a recording of `level_path` played with `tuning` and `config`, to be written to
     /// `path` by [`Recorder::finish`].
-    pub fn new(path: &Path, level_path: &Path, tuning: &Tuning, config: &LoopConfig) -> Self {
+    pub fn new(path: &Path, level_path: &Path, tuning: &Tuning, config: &StepperConfig) -> Self {
         let mut text = String::from("# Recorded by `ledge --record`; replay with `ledge lab FILE`.\n");
         let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
         let _ = writeln!(text, "level {}", level.display());
@@ -43,7 +43,7 @@ impl Recorder {
             let _ = writeln!(text, "tuning {key} {v:?}");
         }
         let _ = writeln!(text, "config tick_hz {}", config.tick_hz);
-        let _ = writeln!(text, "config max_frame_ms {:?}", config.max_frame_ms);
+        let _ = writeln!(text, "config max_frame_ms {:?}", config.max_frame_ms());
         let _ = writeln!(text, "config max_steps {}", config.max_steps);
         Recorder { path: path.to_path_buf(), text, last_frame_ns: 0, pending_frames: Vec::new() }
     }
@@ -140,7 +140,7 @@ mod tests {
         let level_path = root.join("assets/levels/level1.tmx");
         let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
         let tuning = Tuning::default();
-        let config = LoopConfig::default();
+        let config = StepperConfig::default();
         let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
         let mut rec = Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config);
         // irregular frames, events between them, a pad

@@ -2,18 +2,8 @@
 //!
 //! Clock: none; it records what the scripted frames and ticks did.
 
+use crate::time::StepperConfig;
 use serde::Serialize;
-
-/// `config` section.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct ConfigReport {
-    /// Tick rate, Hz.
-    pub tick_hz: u32,
-    /// Frame clamp, ms.
-    pub max_frame_ms: f64,
-    /// Catch-up cap, ticks per frame.
-    pub max_steps: u32,
-}
 
 /// Player state in a frame (`player`): authoritative, after the frame's ticks.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
@@ -131,7 +121,7 @@ pub struct SummaryReport {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Report {
     /// Loop settings used.
-    pub config: ConfigReport,
+    pub config: StepperConfig,
     /// Every frame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frames: Option<Vec<FrameReport>>,

@@ -5,11 +5,12 @@
 
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
-use crate::game_loop::{Loop, LoopConfig};
+use crate::game_loop::Loop;
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
+use crate::time::StepperConfig;
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -108,7 +109,7 @@ pub fn run_script_observed(
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts).map_err(|(line, msg)| fail(line, msg))?;
+    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
     let hz = lp.config().tick_hz;
 
     let mut frames = Vec::new();
@@ -221,13 +222,8 @@ pub fn run_script_observed(
     }
 
     let t = *lp.totals();
-    let cfg = *lp.config();
     Ok(Report {
-        config: ConfigReport {
-            tick_hz: cfg.tick_hz,
-            max_frame_ms: cfg.max_frame_ms,
-            max_steps: cfg.max_steps,
-        },
+        config: *lp.config(),
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -250,53 +246,61 @@ pub fn run_script_observed(
 }
 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize, String)> {
-    let assets = crate::assets::assets_dir().map_err(|e| (0, e.to_string()))?;
-    let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| (0, e.to_string()))?;
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabError> {
+    let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
+    let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
+    let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
     for (key, v, line) in &script.tuning {
-        tuning.set(key, *v).map_err(|e| (*line, e))?;
+        tuning.set(key, *v).map_err(|e| fail(*line, e))?;
     }
-    let mut config = LoopConfig::default();
+    let mut config = StepperConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
     for (key, v, line) in &script.config {
-        let whole = |v: f64| -> Result<u32, (usize, String)> {
+        let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
                 Ok(v as u32)
             } else {
-                Err((*line, format!("config {key} must be a whole number, got {v}")))
+                Err(fail(*line, format!("config {key} must be a whole number, got {v}")))
             }
         };
-        match key.as_str() {
-            "tick_hz" => config.tick_hz = whole(*v)?,
-            "max_steps" => config.max_steps = whole(*v)?,
-            "max_frame_ms" => config.max_frame_ms = *v,
+        let checked = match key.as_str() {
+            "tick_hz" => {
+                config.tick_hz = whole(*v)?;
+                config.validate()
+            }
+            "max_steps" => {
+                config.max_steps = whole(*v)?;
+                config.validate()
+            }
+            "max_frame_ms" => config.set_max_frame_ms(*v),
             "reduced_motion" | "pause_on_focus_loss" => {
                 if *v != 0.0 && *v != 1.0 {
-                    return Err((*line, format!("config {key} must be 0 or 1, got {v}")));
+                    return Err(fail(*line, format!("config {key} must be 0 or 1, got {v}")));
                 }
                 let slot =
                     if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
                 *slot = *v == 1.0;
+                Ok(())
             }
             other => {
-                return Err((
+                return Err(fail(
                     *line,
                     format!(
                         "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
                     ),
                 ));
             }
-        }
-        config.stepper().map_err(|e| (*line, format!("config {key}: {e}")))?;
+        };
+        checked.map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
     let level: Level = match &script.level {
         LevelSource::Default => {
-            load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| (0, e.to_string()))?
+            load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| fail(0, e.to_string()))?
         }
         LevelSource::Inline(rows, first) => parse_ascii(rows, *first).map_err(|e| match e {
-            crate::level::LevelError::Ascii { line, msg } => (line, msg),
-            other => (*first, other.to_string()),
+            crate::level::LevelError::Ascii { line, msg } => fail(line, msg),
+            other => fail(*first, other.to_string()),
         })?,
         LevelSource::File(path, line) => {
             let p = PathBuf::from(path);
@@ -307,12 +311,12 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), (usize
                 vec![opts.script_dir.join(&p), root.join(&p)]
             };
             let Some(found) = candidates.iter().find(|c| c.is_file()) else {
-                return Err((*line, format!("level file not found: {path}")));
+                return Err(fail(*line, format!("level file not found: {path}")));
             };
-            load_tmx(found).map_err(|e| (*line, e.to_string()))?
+            load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
-    let mut lp = Loop::new(level, tuning, config).map_err(|e| (0, e))?;
+    let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
     Ok((lp, pause_on_focus_loss))
 }

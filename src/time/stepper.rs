@@ -20,15 +20,37 @@ pub const UNITS_PER_TICK: u64 = 1_000_000_000;
 /// The largest allowed `max_frame_ns`: one hour. Keeps `delta x tick_hz` far inside `u64`.
 pub const MAX_FRAME_NS_LIMIT: u64 = 3_600_000_000_000;
 
-/// Loop settings (LAB.md `config` keys).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Loop settings (LAB.md `config` keys): the one config type of the game, the loop and the
+/// lab. Serialised as the lab report's `config` section (`tick_hz`, `max_frame_ms`,
+/// `max_steps`; see [`StepperConfig::max_frame_ms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepperConfig {
     /// Fixed tick rate in Hz, an integer in 1..=1000 (default 60).
     pub tick_hz: u32,
-    /// Longest frame delta taken as is, nanoseconds (default 250 ms, seed 001).
+    /// Longest frame delta taken as is, nanoseconds, in 1..=[`MAX_FRAME_NS_LIMIT`] (default
+    /// 250 ms, seed 001). Written in milliseconds in scripts and reports (`max_frame_ms`).
     pub max_frame_ns: u64,
     /// Most ticks run in one frame (default 8, seed 004); at least 1.
     pub max_steps: u32,
+}
+
+/// A loop setting out of range. The message is one line, as the lab prints it after
+/// `config KEY: `.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// `tick_hz` outside 1..=1000.
+    #[error("tick_hz must be an integer in 1..=1000, got {0}")]
+    TickHz(u32),
+    /// `max_steps` of 0.
+    #[error("max_steps must be at least 1")]
+    MaxSteps,
+    /// `max_frame_ms` as written is not a number in (0, 3600000].
+    #[error("max_frame_ms must be in (0, 3600000], got {0}")]
+    MaxFrameMs(f64),
+    /// `max_frame_ns` outside 1..=[`MAX_FRAME_NS_LIMIT`] (e.g. a positive `max_frame_ms` that
+    /// rounds to 0 ns).
+    #[error("max_frame_ms must be in (0, 3600000] (one hour)")]
+    MaxFrameNs,
 }
 
 impl Default for StepperConfig {
@@ -38,26 +60,53 @@ impl Default for StepperConfig {
 }
 
 impl StepperConfig {
-    /// Check the ranges: `tick_hz` in 1..=1000, `max_steps` ≥ 1, `max_frame_ns` ≥ 1.
+    /// Check the ranges: `tick_hz` in 1..=1000, `max_steps` ≥ 1, `max_frame_ns` in
+    /// 1..=[`MAX_FRAME_NS_LIMIT`].
     ///
     /// # Errors
-    /// A one-line description of the first value out of range.
-    pub fn validate(&self) -> Result<(), String> {
+    /// The first value out of range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=1000).contains(&self.tick_hz) {
-            return Err(format!("tick_hz must be an integer in 1..=1000, got {}", self.tick_hz));
+            return Err(ConfigError::TickHz(self.tick_hz));
         }
         if self.max_steps < 1 {
-            return Err("max_steps must be at least 1".into());
+            return Err(ConfigError::MaxSteps);
         }
         if !(1..=MAX_FRAME_NS_LIMIT).contains(&self.max_frame_ns) {
-            return Err("max_frame_ms must be in (0, 3600000] (one hour)".into());
+            return Err(ConfigError::MaxFrameNs);
         }
         Ok(())
     }
 
-    /// Length of one tick in seconds (1 / tick_hz).
-    pub fn dt_seconds(&self) -> f64 {
-        1.0 / self.tick_hz as f64
+    /// Set the frame clamp from milliseconds as a user writes them (LAB.md `config
+    /// max_frame_ms`), rounded to the nearest nanosecond.
+    ///
+    /// # Errors
+    /// [`ConfigError::MaxFrameMs`] for a value that is not finite or not in (0, 3600000];
+    /// [`ConfigError::MaxFrameNs`] when it rounds to 0 ns.
+    pub fn set_max_frame_ms(&mut self, ms: f64) -> Result<(), ConfigError> {
+        if !(ms.is_finite() && ms > 0.0 && ms <= 3.6e6) {
+            return Err(ConfigError::MaxFrameMs(ms));
+        }
+        self.max_frame_ns = (ms * 1e6).round() as u64;
+        self.validate()
+    }
+
+    /// The frame clamp in milliseconds (`max_frame_ns` / 1e6): what scripts and reports write.
+    pub fn max_frame_ms(&self) -> f64 {
+        self.max_frame_ns as f64 / 1e6
+    }
+}
+
+/// The report's `config` object: `{"tick_hz":…,"max_frame_ms":…,"max_steps":…}` (LAB.md).
+impl serde::Serialize for StepperConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("StepperConfig", 3)?;
+        st.serialize_field("tick_hz", &self.tick_hz)?;
+        st.serialize_field("max_frame_ms", &self.max_frame_ms())?;
+        st.serialize_field("max_steps", &self.max_steps)?;
+        st.end()
     }
 }
 

@@ -14,15 +14,19 @@ use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::{self, HITBOX, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
+use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::Instant;
 
-/// What one frame did (LAB.md report `frames[]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// What one frame did: the lab report's `frames[]` entry (wrapped with the frame's index and
+/// pause state, [`crate::lab::report::FrameReport`]) and the F3 overlay's history sample
+/// ([`crate::ui::Telemetry`]). Serialised in LAB.md's field order, times in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct FrameStats {
-    /// Raw frame delta, nanoseconds.
+    /// Raw frame delta, nanoseconds (serialised as `dt_ms`, milliseconds).
+    #[serde(rename = "dt_ms", serialize_with = "ns_as_ms")]
     pub dt_ns: u64,
-    /// The delta exceeded `max_frame_ms` and was clamped.
+    /// The delta exceeded `max_frame_ns` and was clamped.
     pub clamped: bool,
     /// Ticks run this frame.
     pub steps: u32,
@@ -36,10 +40,61 @@ pub struct FrameStats {
     pub alpha: f64,
     /// Number of the last tick run so far.
     pub tick: u64,
+    /// The authoritative player after the frame's ticks.
+    pub player: PlayerState,
+    /// The interpolated (drawn) player position, hitbox top-left, pixels.
+    pub drawn: Point,
+    /// The camera centre after the frame, pixels.
+    pub camera: Point,
     /// Input events applied by this frame's ticks.
     pub events_consumed: u32,
-    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran).
+    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran
+    /// or the loop does not measure; not serialised).
+    #[serde(skip)]
     pub tick_ns_measured: u64,
+}
+
+impl FrameStats {
+    /// [`FrameStats::dt_ns`] in milliseconds.
+    pub fn frame_ms(&self) -> f64 {
+        self.dt_ns as f64 / 1e6
+    }
+
+    /// [`FrameStats::tick_ns_measured`] in microseconds.
+    pub fn tick_us(&self) -> f64 {
+        self.tick_ns_measured as f64 / 1e3
+    }
+}
+
+/// The player's kinematic state, as the lab report writes it (`x`, `y`, `vx`, `vy`,
+/// `on_ground`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PlayerState {
+    /// Hitbox top-left x, pixels.
+    pub x: f64,
+    /// Hitbox top-left y, pixels (down).
+    pub y: f64,
+    /// Velocity x, px/s.
+    pub vx: f64,
+    /// Velocity y, px/s.
+    pub vy: f64,
+    /// Standing on something.
+    pub on_ground: bool,
+}
+
+/// A point, pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Point {
+    /// x, pixels.
+    pub x: f64,
+    /// y, pixels.
+    pub y: f64,
+}
+
+impl From<DVec2> for Point {
+    fn from(v: DVec2) -> Self {
+        Point { x: v.x, y: v.y }
+    }
 }
 
 /// One tick's record (LAB.md report `ticks[]`).
@@ -61,27 +116,40 @@ pub struct TickRecord {
     pub input: TickInput,
 }
 
-/// Running totals over the whole session (the exit summary and the report's `summary`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Running totals of the loop's timing over the whole session: the lab report's `summary`
+/// starts with them (in this order), and the exit summary reads them. The simulation's own
+/// counts (jumps, respawns, deaths) live in [`World`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Totals {
     /// Frames run.
     pub frames: u64,
     /// Ticks run.
     pub ticks: u64,
+    /// Simulated time, milliseconds: `ticks` x 1000 / `tick_hz` (kept after every frame).
+    pub sim_ms: f64,
+    /// Wall time passed to `frame`, nanoseconds (serialised as `wall_ms`, milliseconds).
+    #[serde(rename = "wall_ms", serialize_with = "ns_as_ms")]
+    pub wall_ns: u64,
+    /// Wall time never simulated, milliseconds.
+    pub dropped_ms: f64,
+    /// Most ticks in one frame.
+    pub max_steps_in_frame: u32,
     /// Frames whose delta was clamped.
     pub clamp_events: u64,
     /// Frames that hit the catch-up cap.
     pub cap_hits: u64,
-    /// Most ticks in one frame.
-    pub max_steps_in_frame: u32,
-    /// Wall time never simulated, milliseconds.
-    pub dropped_ms: f64,
-    /// Wall time passed to `frame`, nanoseconds.
-    pub wall_ns: u64,
-    /// Jumps started.
-    pub jumps: u64,
-    /// Respawns (deaths and teleports).
-    pub respawns: u64,
+}
+
+impl Totals {
+    /// [`Totals::wall_ns`] in milliseconds.
+    pub fn wall_ms(&self) -> f64 {
+        self.wall_ns as f64 / 1e6
+    }
+}
+
+/// Nanoseconds written as milliseconds (ns / 1e6).
+fn ns_as_ms<S: serde::Serializer>(ns: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(*ns as f64 / 1e6)
 }
 
 /// The game loop shared by the game and the lab.
@@ -198,19 +266,16 @@ impl Loop {
         let dropped_ms = self.stepper.units_to_ms(plan.dropped_units);
         t.dropped_ms += dropped_ms;
         t.wall_ns += dt_ns;
-        t.jumps = self.world.jumps;
-        t.respawns = self.world.respawns;
+        t.sim_ms = t.ticks as f64 * 1000.0 / hz as f64;
         FrameStats {
             dt_ns,
             clamped: plan.clamped,
             steps: plan.steps,
             capped: plan.capped,
             dropped_ms,
-            accumulator_ms: self.stepper.accumulator_ms(),
-            alpha,
-            tick: self.world.tick,
             events_consumed: consumed,
             tick_ns_measured,
+            ..self.idle_stats()
         }
     }
 
@@ -250,12 +315,16 @@ impl Loop {
     }
 
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the
-    /// current tick, accumulator and alpha, nothing consumed.
+    /// current tick, accumulator, alpha, player, drawn position and camera, nothing consumed.
     pub fn idle_stats(&self) -> FrameStats {
+        let p = &self.world.player;
         FrameStats {
             accumulator_ms: self.stepper.accumulator_ms(),
             alpha: self.stepper.alpha(),
             tick: self.world.tick,
+            player: PlayerState { x: p.pos.x, y: p.pos.y, vx: p.vel.x, vy: p.vel.y, on_ground: p.on_ground },
+            drawn: self.drawn.into(),
+            camera: self.camera.centre.into(),
             ..FrameStats::default()
         }
     }

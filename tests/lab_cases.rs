@@ -229,24 +229,24 @@ mod checks {
 
     pub fn bug07_smooth_144hz(c: &Case) {
         let f = c.frames();
-        let v = f[f.len() - 1].player.vx;
+        let v = f[f.len() - 1].stats.player.vx;
         let fs = &f[144.min(f.len())..];
         c.expect(
             r#"(lambda fs, v: all(abs((b["drawn"]["x"] - a["drawn"]["x"]) - b["player"]["vx"] * b["dt_ms"] / 1000) <= 0.5 for a, b in zip(fs, fs[1:]) if a["player"]["vx"] == v == b["player"]["vx"]))(frames[144:], frames[-1]["player"]["vx"])"#,
             fs.windows(2)
-                .filter(|w| w[0].player.vx == v && v == w[1].player.vx)
-                .all(|w| ((w[1].drawn.x - w[0].drawn.x) - w[1].player.vx * w[1].dt_ms / 1000.0).abs() <= 0.5),
+                .filter(|w| w[0].stats.player.vx == v && v == w[1].stats.player.vx)
+                .all(|w| ((w[1].stats.drawn.x - w[0].stats.drawn.x) - w[1].stats.player.vx * w[1].stats.frame_ms() / 1000.0).abs() <= 0.5),
         );
         c.expect(
             r#"sum(1 for f in frames[144:] if f["player"]["vx"] == frames[-1]["player"]["vx"]) > 200"#,
-            fs.iter().filter(|x| x.player.vx == v).count() > 200,
+            fs.iter().filter(|x| x.stats.player.vx == v).count() > 200,
         );
     }
 
     pub fn bug08_camera_same_frame(c: &Case) {
         let f = c.frames();
         let fs = &f[600.min(f.len())..];
-        let offsets = || fs.iter().map(|f| f.camera.x - f.drawn.x);
+        let offsets = || fs.iter().map(|f| f.stats.camera.x - f.stats.drawn.x);
         c.expect(
             r#"(lambda fs: max(f["camera"]["x"] - f["drawn"]["x"] for f in fs) - min(f["camera"]["x"] - f["drawn"]["x"] for f in fs) <= 0.5)(frames[600:])"#,
             max_of(offsets()) - min_of(offsets()) <= 0.5,
@@ -257,29 +257,32 @@ mod checks {
         let f = c.frames();
         c.expect(
             r#"all(f["drawn"]["x"] < 100 or f["drawn"]["x"] >= 599 for f in frames)"#,
-            f.iter().all(|f| f.drawn.x < 100.0 || f.drawn.x >= 599.0),
+            f.iter().all(|f| f.stats.drawn.x < 100.0 || f.stats.drawn.x >= 599.0),
         );
-        c.expect(r#"any(f["drawn"]["x"] >= 599 for f in frames)"#, f.iter().any(|f| f.drawn.x >= 599.0));
+        c.expect(
+            r#"any(f["drawn"]["x"] >= 599 for f in frames)"#,
+            f.iter().any(|f| f.stats.drawn.x >= 599.0),
+        );
     }
 
     pub fn bug10a_debugger_pause(c: &Case) {
         let f = c.frames();
         let max_steps = c.config_max_steps();
-        c.expect(r#"frames[10]["steps"] <= config["max_steps"]"#, f[10].steps <= max_steps);
-        c.expect(r#"all(f["steps"] >= 1 for f in frames[10:])"#, f[10..].iter().all(|f| f.steps >= 1));
+        c.expect(r#"frames[10]["steps"] <= config["max_steps"]"#, f[10].stats.steps <= max_steps);
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[10:])"#, f[10..].iter().all(|f| f.stats.steps >= 1));
         c.expect(
             r#"summary["ticks"] <= 10 + config["max_steps"] + 11"#,
-            c.summary().ticks <= 10 + u64::from(max_steps) + 11,
+            c.summary().totals.ticks <= 10 + u64::from(max_steps) + 11,
         );
         c.expect(
             r#"all(0 <= f["alpha"] < 1 for f in frames)"#,
-            f.iter().all(|f| 0.0 <= f.alpha && f.alpha < 1.0),
+            f.iter().all(|f| 0.0 <= f.stats.alpha && f.stats.alpha < 1.0),
         );
     }
 
     pub fn bug14_zero_size_resize(c: &Case) {
         c.expect(r#"summary["surface_configures"] == 2"#, c.summary().surface_configures == 2);
-        c.expect(r#"summary["ticks"] >= 19"#, c.summary().ticks >= 19);
+        c.expect(r#"summary["ticks"] >= 19"#, c.summary().totals.ticks >= 19);
     }
 
     pub fn bug17a_tile_seams(c: &Case) {
@@ -304,28 +307,28 @@ mod checks {
 
     pub fn seed001_30fps_two_ticks(c: &Case) {
         let f = c.frames();
-        c.expect(r#"all(f["steps"] == 2 for f in frames)"#, f.iter().all(|f| f.steps == 2));
-        c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
-        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
+        c.expect(r#"all(f["steps"] == 2 for f in frames)"#, f.iter().all(|f| f.stats.steps == 2));
+        c.expect(r#"summary["ticks"] == 64"#, c.summary().totals.ticks == 64);
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.stats.alpha == 0.0));
     }
 
     pub fn seed001_alpha_leftover(c: &Case) {
         let f = c.frames();
         c.expect(
             r#"frames[0]["steps"] == 1 and frames[0]["alpha"] == 0"#,
-            f[0].steps == 1 && f[0].alpha == 0.0,
+            f[0].stats.steps == 1 && f[0].stats.alpha == 0.0,
         );
         c.expect(
             r#"frames[1]["steps"] == 0 and frames[1]["alpha"] == 0.5"#,
-            f[1].steps == 0 && f[1].alpha == 0.5,
+            f[1].stats.steps == 0 && f[1].stats.alpha == 0.5,
         );
         c.expect(
             r#"frames[2]["steps"] == 0 and frames[2]["alpha"] == 0.75"#,
-            f[2].steps == 0 && f[2].alpha == 0.75,
+            f[2].stats.steps == 0 && f[2].stats.alpha == 0.75,
         );
         c.expect(
             r#"near(frames[2]["accumulator_ms"], 11.71875, 1e-9)"#,
-            near(f[2].accumulator_ms, 11.71875, 1e-9),
+            near(f[2].stats.accumulator_ms, 11.71875, 1e-9),
         );
     }
 
@@ -334,30 +337,30 @@ mod checks {
         let max_steps = c.config_max_steps();
         c.expect(
             r#"frames[3]["clamped"] and frames[3]["steps"] <= config["max_steps"]"#,
-            f[3].clamped && f[3].steps <= max_steps,
+            f[3].stats.clamped && f[3].stats.steps <= max_steps,
         );
-        c.expect(r#"near(frames[3]["alpha"], 0.8, 1e-6)"#, near(f[3].alpha, 0.8, 1e-6));
-        c.expect(r#"all(f["steps"] >= 1 for f in frames[4:])"#, f[4..].iter().all(|f| f.steps >= 1));
+        c.expect(r#"near(frames[3]["alpha"], 0.8, 1e-6)"#, near(f[3].stats.alpha, 0.8, 1e-6));
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[4:])"#, f[4..].iter().all(|f| f.stats.steps >= 1));
         c.expect(
             r#"frames[3]["capped"] == (frames[3]["steps"] == config["max_steps"])"#,
-            f[3].capped == (f[3].steps == max_steps),
+            f[3].stats.capped == (f[3].stats.steps == max_steps),
         );
         c.expect(
             r#"all(0 <= f["alpha"] < 1 for f in frames)"#,
-            f.iter().all(|f| 0.0 <= f.alpha && f.alpha < 1.0),
+            f.iter().all(|f| 0.0 <= f.stats.alpha && f.stats.alpha < 1.0),
         );
-        c.expect(r#"summary["clamp_events"] == 1"#, c.summary().clamp_events == 1);
+        c.expect(r#"summary["clamp_events"] == 1"#, c.summary().totals.clamp_events == 1);
         c.expect(
             r#"summary["ticks"] <= 3 + config["max_steps"] + 4"#,
-            c.summary().ticks <= 3 + u64::from(max_steps) + 4,
+            c.summary().totals.ticks <= 3 + u64::from(max_steps) + 4,
         );
     }
 
     pub fn seed001_exact_30ms_100hz(c: &Case) {
         let f = c.frames();
-        c.expect(r#"all(f["steps"] == 3 for f in frames)"#, f.iter().all(|f| f.steps == 3));
-        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
-        c.expect(r#"summary["ticks"] == 600"#, c.summary().ticks == 600);
+        c.expect(r#"all(f["steps"] == 3 for f in frames)"#, f.iter().all(|f| f.stats.steps == 3));
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.stats.alpha == 0.0));
+        c.expect(r#"summary["ticks"] == 600"#, c.summary().totals.ticks == 600);
     }
 
     /// The ticks on which a jump started (`[t["tick"] for t in ticks if t["jump_started"]]`).
@@ -367,16 +370,16 @@ mod checks {
 
     pub fn seed001_pattern_jittery(c: &Case) {
         let s = c.summary();
-        c.expect(r#"summary["ticks"] == 64"#, s.ticks == 64);
+        c.expect(r#"summary["ticks"] == 64"#, s.totals.ticks == 64);
         c.expect(
             r#"summary["clamp_events"] == 0 and summary["cap_hits"] == 0"#,
-            s.clamp_events == 0 && s.cap_hits == 0,
+            s.totals.clamp_events == 0 && s.totals.cap_hits == 0,
         );
         c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
     }
 
     pub fn seed001_pattern_smooth(c: &Case) {
-        c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
+        c.expect(r#"summary["ticks"] == 64"#, c.summary().totals.ticks == 64);
         c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
         c.expect_same_hash("seed001-pattern-jittery.lab");
     }

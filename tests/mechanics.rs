@@ -176,17 +176,22 @@ fn hazard_respawns_at_the_checkpoint_with_no_in_between_drawn_position() {
     assert_eq!(death.x, checkpoint_x);
     assert_eq!(death.vx, 0.0);
     let frames = r.frames.as_deref().unwrap();
-    let i = frames.iter().position(|f| f.tick >= death.tick).unwrap();
+    let i = frames.iter().position(|f| f.stats.tick >= death.tick).unwrap();
     // Before: drawn near the hazard; from the respawn frame on: drawn from the checkpoint, never
     // anywhere between the two (a streak).
-    assert!(frames[i - 1].drawn.x > 5.0 * 16.0);
-    assert_eq!(frames[i].drawn.x, frames[i].player.x);
+    assert!(frames[i - 1].stats.drawn.x > 5.0 * 16.0);
+    assert_eq!(frames[i].stats.drawn.x, frames[i].stats.player.x);
     let next_death = t.iter().filter(|t| t.respawned).nth(1).map_or(u64::MAX, |t| t.tick);
     for f in &frames[i..] {
-        if f.tick >= next_death {
+        if f.stats.tick >= next_death {
             break;
         }
-        assert!(f.drawn.x >= checkpoint_x && f.drawn.x <= f.player.x, "frame {}: {}", f.frame, f.drawn.x);
+        assert!(
+            f.stats.drawn.x >= checkpoint_x && f.stats.drawn.x <= f.stats.player.x,
+            "frame {}: {}",
+            f.frame,
+            f.stats.drawn.x
+        );
     }
 }
 
@@ -237,9 +242,9 @@ fn pause_on_focus_loss_stops_the_game_clock_and_leaves_no_trace() {
     let straight =
         run(&format!("{FLAT}press right @0\n{}focus lost\nfocus gained\n{}", frames(30), frames(30)));
     let f = paused.frames.as_deref().unwrap();
-    assert!(f[30..60].iter().all(|f| f.paused && f.steps == 0), "paused frames run no ticks");
-    assert!(!f[60].paused && f[60].steps == 1);
-    assert_eq!(paused.summary.ticks, 60);
+    assert!(f[30..60].iter().all(|f| f.paused && f.stats.steps == 0), "paused frames run no ticks");
+    assert!(!f[60].paused && f[60].stats.steps == 1);
+    assert_eq!(paused.summary.totals.ticks, 60);
     assert_eq!(paused.summary.jumps, 0, "the jump pressed while paused is ignored");
     assert_eq!(paused.summary.state_hash, straight.summary.state_hash);
 }

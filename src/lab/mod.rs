@@ -56,7 +56,7 @@ pub fn run_cli(
         anyhow::bail!(
             "{}: --shot {first}: the script has only {} frames",
             opts.script_name,
-            report.summary.frames
+            report.summary.totals.frames
         );
     }
     let out = report.to_json();

@@ -170,7 +170,7 @@ mod tests {
         let opts = LabOptions { script_name: "rec".into(), script_dir: root.into(), summary_only: true };
         let report = run_script(&text, &opts).unwrap();
         assert_eq!(report.summary.state_hash, format!("{:016x}", lp.state_hash()), "{text}");
-        assert_eq!(report.summary.ticks, lp.totals().ticks);
+        assert_eq!(report.summary.totals.ticks, lp.totals().ticks);
         assert!(report.summary.jumps >= 1);
     }
 }

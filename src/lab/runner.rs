@@ -5,7 +5,7 @@
 
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
-use crate::game_loop::Loop;
+use crate::game_loop::{FrameStats, Loop};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
@@ -110,7 +110,6 @@ pub fn run_script_observed(
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
     let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
-    let hz = lp.config().tick_hz;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -175,28 +174,9 @@ pub fn run_script_observed(
                     last_steps = f.steps;
                     observe(frame_index, &lp).map_err(|e| fail(*line, e))?;
                     if !opts.summary_only {
-                        let w = lp.world();
-                        let (drawn, cam) = (lp.drawn(), lp.camera().centre);
                         frames.push(FrameReport {
                             frame: frame_index,
-                            dt_ms: ns_to_ms(dt),
-                            clamped: f.clamped,
-                            steps: f.steps,
-                            capped: f.capped,
-                            dropped_ms: f.dropped_ms,
-                            accumulator_ms: f.accumulator_ms,
-                            alpha: f.alpha,
-                            tick: f.tick,
-                            player: PlayerReport {
-                                x: w.player.pos.x,
-                                y: w.player.pos.y,
-                                vx: w.player.vel.x,
-                                vy: w.player.vel.y,
-                                on_ground: w.player.on_ground,
-                            },
-                            drawn: Point { x: drawn.x, y: drawn.y },
-                            camera: Point { x: cam.x, y: cam.y },
-                            events_consumed: f.events_consumed,
+                            stats: FrameStats { dt_ns: dt, ..f },
                             paused,
                         });
                         if !paused {
@@ -221,26 +201,19 @@ pub fn run_script_observed(
         }
     }
 
-    let t = *lp.totals();
+    let w = lp.world();
     Ok(Report {
         config: *lp.config(),
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
-            frames: t.frames,
-            ticks: t.ticks,
-            sim_ms: t.ticks as f64 * 1000.0 / hz as f64,
-            wall_ms: ns_to_ms(t.wall_ns),
-            dropped_ms: t.dropped_ms,
-            max_steps_in_frame: t.max_steps_in_frame,
-            clamp_events: t.clamp_events,
-            cap_hits: t.cap_hits,
-            jumps: t.jumps,
-            respawns: t.respawns,
+            totals: *lp.totals(),
+            jumps: w.jumps,
+            respawns: w.respawns,
             surface_configures: configures,
             state_hash: format!("{:016x}", lp.state_hash()),
-            deaths: lp.world().deaths,
-            level_complete: lp.world().level_complete,
+            deaths: w.deaths,
+            level_complete: w.level_complete,
         },
     })
 }
@@ -251,7 +224,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
     for (key, v, line) in &script.tuning {
-        tuning.set(key, *v).map_err(|e| fail(*line, e))?;
+        tuning.set(key, *v).map_err(|e| fail(*line, e.to_string()))?;
     }
     let mut config = StepperConfig::default();
     let mut reduced_motion = false;

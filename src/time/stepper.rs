@@ -135,10 +135,6 @@ pub struct Stepper {
     config: StepperConfig,
     /// Banked time, units (ns x tick_hz); always < UNITS_PER_TICK after `advance`.
     acc: u64,
-    ticks: u64,
-    clamp_events: u64,
-    cap_hits: u64,
-    dropped_units: u64,
 }
 
 impl Stepper {
@@ -150,7 +146,7 @@ impl Stepper {
         if let Err(e) = config.validate() {
             panic!("invalid stepper config: {e}");
         }
-        Self { config, acc: 0, ticks: 0, clamp_events: 0, cap_hits: 0, dropped_units: 0 }
+        Self { config, acc: 0 }
     }
 
     /// The settings this stepper runs with.
@@ -175,13 +171,7 @@ impl Stepper {
             let overdue = self.acc / UNITS_PER_TICK;
             self.acc -= overdue * UNITS_PER_TICK;
             dropped_units += overdue * UNITS_PER_TICK;
-            self.cap_hits += 1;
         }
-        if clamped {
-            self.clamp_events += 1;
-        }
-        self.ticks += steps;
-        self.dropped_units = self.dropped_units.saturating_add(dropped_units);
         FramePlan { dt_ns, dt_clamped_ns, clamped, steps: steps as u32, capped, acc_before, dropped_units }
     }
 
@@ -212,26 +202,6 @@ impl Stepper {
     pub fn units_to_ms(&self, units: u64) -> f64 {
         units as f64 / self.config.tick_hz as f64 / 1e6
     }
-
-    /// Ticks run so far.
-    pub fn ticks(&self) -> u64 {
-        self.ticks
-    }
-
-    /// Frames whose delta was clamped.
-    pub fn clamp_events(&self) -> u64 {
-        self.clamp_events
-    }
-
-    /// Frames that hit the catch-up cap.
-    pub fn cap_hits(&self) -> u64 {
-        self.cap_hits
-    }
-
-    /// Wall time never simulated so far (clamp excess + dropped ticks), units.
-    pub fn dropped_units(&self) -> u64 {
-        self.dropped_units
-    }
 }
 
 impl FramePlan {
@@ -260,13 +230,15 @@ mod tests {
     #[test]
     fn thirty_fps_on_64hz_is_two_ticks_every_frame() {
         let mut s = stepper(64);
+        let mut ticks = 0;
         for _ in 0..32 {
             let p = s.advance(ms(31.25));
             assert_eq!(p.steps, 2);
             assert_eq!(s.alpha(), 0.0);
             assert_eq!(s.accumulator_units(), 0);
+            ticks += p.steps;
         }
-        assert_eq!(s.ticks(), 64);
+        assert_eq!(ticks, 64);
     }
 
     #[test]
@@ -296,18 +268,19 @@ mod tests {
     #[test]
     fn five_second_frame_is_clamped_then_capped() {
         let mut s = stepper(60);
-        let p = s.advance(ms(10.0));
-        assert_eq!((p.steps, p.clamped, p.capped), (0, false, false));
+        let first = s.advance(ms(10.0));
+        assert_eq!((first.steps, first.clamped, first.capped), (0, false, false));
         let p = s.advance(ms(5000.0));
         assert!(p.clamped);
         assert_eq!(p.steps, 8);
         assert!(p.capped);
         // 10 + 250 = 260 ms = 15.6 ticks: 8 run, 7 dropped, 0.6 kept.
         assert!((s.alpha() - 0.6).abs() < 1e-9);
-        assert_eq!(s.clamp_events(), 1);
-        assert_eq!(s.cap_hits(), 1);
+        let plans = [first, p];
+        assert_eq!(plans.iter().filter(|p| p.clamped).count(), 1);
+        assert_eq!(plans.iter().filter(|p| p.capped).count(), 1);
         // dropped = 4750 ms of clamp + 7 ticks.
-        let dropped_ms = s.units_to_ms(s.dropped_units());
+        let dropped_ms = s.units_to_ms(plans.iter().map(|p| p.dropped_units).sum());
         assert!((dropped_ms - (4750.0 + 7000.0 / 60.0)).abs() < 1e-6);
         assert!((0.0..1.0).contains(&s.alpha()));
     }
@@ -324,10 +297,11 @@ mod tests {
         let mut s = stepper(60);
         let frame = 16_666_667u64;
         let frames = 24 * 3600 * 60u64;
+        let mut ticks = 0u64;
         for _ in 0..frames {
-            s.advance(frame);
+            ticks += u64::from(s.advance(frame).steps);
         }
-        assert_eq!(s.ticks(), frame * frames * 60 / 1_000_000_000);
+        assert_eq!(ticks, frame * frames * 60 / 1_000_000_000);
     }
 
     #[test]
@@ -337,13 +311,14 @@ mod tests {
             let mut s = stepper(64);
             let mut t = 0.0;
             let mut i = 0;
+            let mut ticks = 0;
             while t < 1000.0 {
                 let d = pat[i % pat.len()].min(1000.0 - t);
-                s.advance(ms(d));
+                ticks += s.advance(ms(d)).steps;
                 t += d;
                 i += 1;
             }
-            assert_eq!(s.ticks(), 64, "pattern {pat:?}");
+            assert_eq!(ticks, 64, "pattern {pat:?}");
         }
     }
 

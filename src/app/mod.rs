@@ -70,7 +70,7 @@ mod visibility;
 pub mod wake;
 
 pub use clock::{GameClock, Pacer, next_level_path};
-pub use options::{AppOptions, Hitch};
+pub use options::{AppOptions, Hitch, HitchError};
 pub use summary::Summary;
 pub use visibility::{Visibility, VisibilityStats};
 
@@ -429,6 +429,11 @@ impl ApplicationHandler for App {
 /// A system library the window needs that cannot be loaded ([`syslibs::MissingLibrary`]:
 /// one line naming it and its Debian package), a bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
 /// no graphics adapter, no atlas, or an unwritable stats file. Never panics on these.
+///
+/// `app` is the play command's edge, like `main`: nothing calls `run` but `main` (and the
+/// windowed tests), and no caller acts on the kind of its error, only prints it on one line;
+/// so its errors, and those of opening the window and GPU, are `anyhow`, with the typed errors of the
+/// layers below (`TuningError`, `LevelError`, `AssetError`, `RenderError`, ...) as sources.
 pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     #[cfg(target_os = "linux")]
     syslibs::check()?;

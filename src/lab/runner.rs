@@ -5,6 +5,7 @@
 
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
+use super::shots::ObserverError;
 use crate::game_loop::{FrameStats, Loop};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
@@ -105,7 +106,7 @@ pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
 pub fn run_script_observed(
     text: &str,
     opts: &LabOptions,
-    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), String>,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
@@ -172,7 +173,7 @@ pub fn run_script_observed(
                     let paused = pause.since.is_some();
                     let f = if paused { lp.idle_stats() } else { lp.frame(clock_ns - pause.total_ns) };
                     last_steps = f.steps;
-                    observe(frame_index, &lp).map_err(|e| fail(*line, e))?;
+                    observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
                     if !opts.summary_only {
                         frames.push(FrameReport {
                             frame: frame_index,

@@ -11,7 +11,7 @@ use crate::level::Level;
 use crate::present::camera::Camera;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
-use crate::sim::{self, HITBOX, Tuning, World};
+use crate::sim::{self, HITBOX, Player, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
@@ -91,28 +91,34 @@ pub struct Point {
     pub y: f64,
 }
 
+impl From<&Player> for PlayerState {
+    fn from(p: &Player) -> Self {
+        PlayerState { x: p.pos.x, y: p.pos.y, vx: p.vel.x, vy: p.vel.y, on_ground: p.on_ground }
+    }
+}
+
 impl From<DVec2> for Point {
     fn from(v: DVec2) -> Self {
         Point { x: v.x, y: v.y }
     }
 }
 
-/// One tick's record (LAB.md report `ticks[]`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One tick's record: the lab report's `ticks[]` entry (LAB.md's fields and order; the input
+/// is not written).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TickRecord {
     /// Tick number (1-based).
     pub tick: u64,
-    /// Player hitbox top-left after the tick, pixels.
-    pub pos: DVec2,
-    /// Player velocity after the tick, px/s.
-    pub vel: DVec2,
-    /// On the ground after the tick.
-    pub on_ground: bool,
+    /// The player after the tick (written as the entry's own `x`, `y`, `vx`, `vy`,
+    /// `on_ground`).
+    #[serde(flatten)]
+    pub player: PlayerState,
     /// A jump started in this tick.
     pub jump_started: bool,
     /// The player was respawned or teleported in this tick.
     pub respawned: bool,
-    /// The input this tick saw.
+    /// The input this tick saw (not serialised).
+    #[serde(skip)]
     pub input: TickInput,
 }
 
@@ -295,12 +301,9 @@ impl Loop {
             self.prev_tick = self.world.tick;
             self.camera.snap(&self.level, self.world.player.pos, HITBOX);
         }
-        let p = &self.world.player;
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,
-            pos: p.pos,
-            vel: p.vel,
-            on_ground: p.on_ground,
+            player: PlayerState::from(&self.world.player),
             jump_started: out.jump_started,
             respawned,
             input,
@@ -317,12 +320,11 @@ impl Loop {
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the
     /// current tick, accumulator, alpha, player, drawn position and camera, nothing consumed.
     pub fn idle_stats(&self) -> FrameStats {
-        let p = &self.world.player;
         FrameStats {
             accumulator_ms: self.stepper.accumulator_ms(),
             alpha: self.stepper.alpha(),
             tick: self.world.tick,
-            player: PlayerState { x: p.pos.x, y: p.pos.y, vx: p.vel.x, vy: p.vel.y, on_ground: p.on_ground },
+            player: PlayerState::from(&self.world.player),
             drawn: self.drawn.into(),
             camera: self.camera.centre.into(),
             ..FrameStats::default()

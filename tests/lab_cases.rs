@@ -12,8 +12,10 @@ mod common;
 
 use common::lab::rise;
 use common::root;
-use ledge::lab::report::{FrameReport, Report, SummaryReport, TickReport};
+use ledge::game_loop::{PlayerState, TickRecord};
+use ledge::lab::report::{FrameReport, Report, SummaryReport};
 use ledge::lab::run_script;
+use ledge::sim::TickInput;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -92,7 +94,7 @@ impl Case {
         self.report.frames.as_deref().unwrap_or(&[])
     }
 
-    fn ticks(&self) -> &[TickReport] {
+    fn ticks(&self) -> &[TickRecord] {
         self.report.ticks.as_deref().unwrap_or(&[])
     }
 
@@ -223,8 +225,8 @@ mod checks {
 
     pub fn bug04a_focus_loss_releases(c: &Case) {
         let t = c.ticks();
-        c.expect(r#"ticks[-1]["vx"] == 0"#, t[t.len() - 1].vx == 0.0);
-        c.expect(r#"ticks[-1]["x"] == ticks[-30]["x"]"#, t[t.len() - 1].x == t[t.len() - 30].x);
+        c.expect(r#"ticks[-1]["vx"] == 0"#, t[t.len() - 1].player.vx == 0.0);
+        c.expect(r#"ticks[-1]["x"] == ticks[-30]["x"]"#, t[t.len() - 1].player.x == t[t.len() - 30].player.x);
     }
 
     pub fn bug07_smooth_144hz(c: &Case) {
@@ -289,20 +291,23 @@ mod checks {
         let t = c.ticks();
         c.expect(
             r#"(lambda ts: all(t["vx"] > 0 for t in ts))([t for t in ticks if t["tick"] > 30 and t["x"] < 85 * 16])"#,
-            t.iter().filter(|t| t.tick > 30 && t.x < 85.0 * 16.0).all(|t| t.vx > 0.0),
+            t.iter().filter(|t| t.tick > 30 && t.player.x < 85.0 * 16.0).all(|t| t.player.vx > 0.0),
         );
-        c.expect(r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#, t[t.len() - 1].x - t[0].x >= 60.0 * 16.0);
+        c.expect(
+            r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#,
+            t[t.len() - 1].player.x - t[0].player.x >= 60.0 * 16.0,
+        );
         c.expect(
             r#"max(t["y"] for t in ticks) - min(t["y"] for t in ticks) < 1"#,
-            max_of(t.iter().map(|t| t.y)) - min_of(t.iter().map(|t| t.y)) < 1.0,
+            max_of(t.iter().map(|t| t.player.y)) - min_of(t.iter().map(|t| t.player.y)) < 1.0,
         );
     }
 
     pub fn bug18a_fast_fall_lands(c: &Case) {
         let t = c.ticks();
-        c.expect(r#"ticks[-1]["on_ground"]"#, t[t.len() - 1].on_ground);
-        c.expect(r#"ticks[-1]["y"] < 20 * 16"#, t[t.len() - 1].y < 20.0 * 16.0);
-        c.expect(r#"max(t["vy"] for t in ticks) <= 900"#, max_of(t.iter().map(|t| t.vy)) <= 900.0);
+        c.expect(r#"ticks[-1]["on_ground"]"#, t[t.len() - 1].player.on_ground);
+        c.expect(r#"ticks[-1]["y"] < 20 * 16"#, t[t.len() - 1].player.y < 20.0 * 16.0);
+        c.expect(r#"max(t["vy"] for t in ticks) <= 900"#, max_of(t.iter().map(|t| t.player.vy)) <= 900.0);
     }
 
     pub fn seed001_30fps_two_ticks(c: &Case) {
@@ -481,15 +486,12 @@ fn case_copies_match_the_shared_cases() {
 
 #[test]
 fn rise_matches_labcheck_on_hand_made_ticks() {
-    let tick = |tick: u64, y: f64, jump_started: bool| TickReport {
+    let tick = |tick: u64, y: f64, jump_started: bool| TickRecord {
         tick,
-        x: 0.0,
-        y,
-        vx: 0.0,
-        vy: 0.0,
-        on_ground: false,
+        player: PlayerState { x: 0.0, y, vx: 0.0, vy: 0.0, on_ground: false },
         jump_started,
         respawned: false,
+        input: TickInput::default(),
     };
     // No jump: 0.
     assert_eq!(rise(&[tick(1, 100.0, false), tick(2, 50.0, false)]), 0.0);

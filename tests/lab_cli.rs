@@ -451,7 +451,7 @@ fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
         }
         let (first, _) = reference.unwrap();
         assert!(
-            first.ticks.as_ref().unwrap().iter().any(|t| t.vx != 0.0),
+            first.ticks.as_ref().unwrap().iter().any(|t| t.player.vx != 0.0),
             "seed {seed}: the player never moved"
         );
         jumps += first.summary.jumps;

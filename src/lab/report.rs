@@ -2,7 +2,7 @@
 //!
 //! Clock: none; it records what the scripted frames and ticks did.
 
-use crate::game_loop::{FrameStats, Totals};
+use crate::game_loop::{FrameStats, TickRecord, Totals};
 use crate::time::StepperConfig;
 use serde::Serialize;
 
@@ -19,27 +19,6 @@ pub struct FrameReport {
     /// The game was paused (`config pause_on_focus_loss 1`): no ticks ran. An addition to
     /// LAB.md.
     pub paused: bool,
-}
-
-/// One tick (`ticks[]`).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct TickReport {
-    /// Tick number from 1.
-    pub tick: u64,
-    /// Hitbox top-left x after the tick, px.
-    pub x: f64,
-    /// Hitbox top-left y after the tick, px.
-    pub y: f64,
-    /// Velocity x, px/s.
-    pub vx: f64,
-    /// Velocity y, px/s.
-    pub vy: f64,
-    /// On the ground after the tick.
-    pub on_ground: bool,
-    /// A jump started in this tick.
-    pub jump_started: bool,
-    /// Respawned or teleported in this tick.
-    pub respawned: bool,
 }
 
 /// `summary` section: the loop's [`Totals`], then the simulation's counts and the lab's own.
@@ -72,7 +51,7 @@ pub struct Report {
     pub frames: Option<Vec<FrameReport>>,
     /// Every tick.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ticks: Option<Vec<TickReport>>,
+    pub ticks: Option<Vec<TickRecord>>,
     /// Totals.
     pub summary: SummaryReport,
 }

@@ -181,16 +181,7 @@ pub fn run_script_observed(
                             paused,
                         });
                         if !paused {
-                            ticks.extend(lp.ticks_this_frame().iter().map(|t| TickReport {
-                                tick: t.tick,
-                                x: t.pos.x,
-                                y: t.pos.y,
-                                vx: t.vel.x,
-                                vy: t.vel.y,
-                                on_ground: t.on_ground,
-                                jump_started: t.jump_started,
-                                respawned: t.respawned,
-                            }));
+                            ticks.extend_from_slice(lp.ticks_this_frame());
                         }
                     }
                     frame_index += 1;

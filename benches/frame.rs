@@ -6,10 +6,11 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_main};
 use glam::DVec2;
-use ledge::game_loop::{Loop, LoopConfig};
+use ledge::game_loop::Loop;
 use ledge::present::instances::build_instances;
 use ledge::present::stress::StressField;
 use ledge::present::view::VIEW_SIZE;
+use ledge::time::StepperConfig;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -17,7 +18,7 @@ fn frame(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let level = ledge::level::tiled_map::load_tmx(&root.join("assets/levels/level1.tmx")).expect("level 1");
     let tuning = ledge::sim::Tuning::load(&root.join("assets/tuning.toml")).expect("tuning");
-    let mut lp = Loop::new(level, tuning, LoopConfig::default()).expect("loop");
+    let mut lp = Loop::new(level, tuning, StepperConfig::default()).expect("loop");
     lp.frame(16_666_667);
     let mut g = c.benchmark_group("frame");
     for n in [1_000usize, 10_000, 100_000] {

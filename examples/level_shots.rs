@@ -37,17 +37,6 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
     }
 }
 
-fn write_png(path: &Path, (w, h): (u32, u32), rgba: &[u8]) -> anyhow::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header()?;
-    writer.write_image_data(rgba)?;
-    writer.finish()?;
-    Ok(())
-}
-
 fn main() -> anyhow::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -75,7 +64,7 @@ fn main() -> anyhow::Result<()> {
         for (file, pos) in shots {
             let rgba = offscreen.render(&view_at(&level, pos), SIZE.0, SIZE.1)?;
             let out = out_dir.join(&file);
-            write_png(&out, SIZE, &rgba)?;
+            ledge::assets::save_png(&out, SIZE.0, SIZE.1, &rgba)?;
             println!("wrote {} ({}, player at {pos})", out.display(), level.name);
         }
     }

@@ -45,6 +45,14 @@ pub enum AssetError {
         /// What is wrong with it.
         msg: String,
     },
+    /// A PNG could not be written ([`save_png`]).
+    #[error("{path}: {msg}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O or encoder error, on one line.
+        msg: String,
+    },
 }
 
 /// The assets folder, found without depending on the current directory:
@@ -152,6 +160,30 @@ pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
     Ok((width, height, rgba))
 }
 
+/// Write RGBA8 sRGB pixels (`width * height * 4` bytes, row-major from the top-left) as a
+/// PNG, atomically (a temporary `.png.partial` renamed into place). The one PNG writer of the
+/// project: lab shots, example shots, test dumps.
+///
+/// # Errors
+/// [`AssetError::Write`] naming the file when it cannot be written.
+pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), AssetError> {
+    let tmp = path.with_extension("png.partial");
+    let write = || -> Result<(), Box<dyn std::error::Error>> {
+        let file = File::create(&tmp)?;
+        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+        enc.write_header()?.write_image_data(rgba)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        AssetError::Write { path: path.to_owned(), msg: e.to_string() }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +210,8 @@ mod tests {
         }
     }
 
+    /// Writes test inputs in formats [`save_png`] never writes (indexed with a palette,
+    /// grey, 16-bit) to test the loader's conversions: its own encoder, on purpose.
     fn write_png(path: &Path, w: u32, h: u32, color: png::ColorType, depth: png::BitDepth, data: &[u8]) {
         let file = File::create(path).unwrap();
         let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);

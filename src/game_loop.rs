@@ -12,54 +12,22 @@ use crate::present::camera::Camera;
 use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
-use crate::sim::{self, HITBOX, Tuning, World};
-use crate::time::{Stepper, StepperConfig};
+use crate::sim::{self, HITBOX, Player, Tuning, World};
+use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
+use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::Instant;
 
-/// Loop settings in the units a user writes them (LAB.md `config`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LoopConfig {
-    /// Fixed tick rate, Hz (integer 1..=1000; default 60).
-    pub tick_hz: u32,
-    /// Frame delta clamp, milliseconds (default 250).
-    pub max_frame_ms: f64,
-    /// Most ticks per frame (default 8).
-    pub max_steps: u32,
-}
-
-impl Default for LoopConfig {
-    fn default() -> Self {
-        Self { tick_hz: 60, max_frame_ms: 250.0, max_steps: 8 }
-    }
-}
-
-impl LoopConfig {
-    /// The stepper settings, or a one-line message for a value out of range.
-    ///
-    /// # Errors
-    /// `max_frame_ms` not a positive finite number, or a stepper range error.
-    pub fn stepper(&self) -> Result<StepperConfig, String> {
-        if !(self.max_frame_ms.is_finite() && self.max_frame_ms > 0.0 && self.max_frame_ms <= 3.6e6) {
-            return Err(format!("max_frame_ms must be in (0, 3600000], got {}", self.max_frame_ms));
-        }
-        let c = StepperConfig {
-            tick_hz: self.tick_hz,
-            max_frame_ns: (self.max_frame_ms * 1e6).round() as u64,
-            max_steps: self.max_steps,
-        };
-        c.validate()?;
-        Ok(c)
-    }
-}
-
-/// What one frame did (LAB.md report `frames[]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// What one frame did: the lab report's `frames[]` entry (wrapped with the frame's index and
+/// pause state, [`crate::lab::report::FrameReport`]) and the F3 overlay's history sample
+/// ([`crate::ui::Telemetry`]). Serialised in LAB.md's field order, times in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct FrameStats {
-    /// Raw frame delta, nanoseconds.
+    /// Raw frame delta, nanoseconds (serialised as `dt_ms`, milliseconds).
+    #[serde(rename = "dt_ms", serialize_with = "ns_as_ms")]
     pub dt_ns: u64,
-    /// The delta exceeded `max_frame_ms` and was clamped.
+    /// The delta exceeded `max_frame_ns` and was clamped.
     pub clamped: bool,
     /// Ticks run this frame.
     pub steps: u32,
@@ -73,58 +41,128 @@ pub struct FrameStats {
     pub alpha: f64,
     /// Number of the last tick run so far.
     pub tick: u64,
+    /// The authoritative player after the frame's ticks.
+    pub player: PlayerState,
+    /// The interpolated (drawn) player position, hitbox top-left, pixels.
+    pub drawn: Point,
+    /// The camera centre after the frame, pixels.
+    pub camera: Point,
     /// Input events applied by this frame's ticks.
     pub events_consumed: u32,
-    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran).
+    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran
+    /// or the loop does not measure; not serialised).
+    #[serde(skip)]
     pub tick_ns_measured: u64,
 }
 
-/// One tick's record (LAB.md report `ticks[]`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+impl FrameStats {
+    /// [`FrameStats::dt_ns`] in milliseconds.
+    pub fn frame_ms(&self) -> f64 {
+        self.dt_ns as f64 / 1e6
+    }
+
+    /// [`FrameStats::tick_ns_measured`] in microseconds.
+    pub fn tick_us(&self) -> f64 {
+        self.tick_ns_measured as f64 / 1e3
+    }
+}
+
+/// The player's kinematic state, as the lab report writes it (`x`, `y`, `vx`, `vy`,
+/// `on_ground`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PlayerState {
+    /// Hitbox top-left x, pixels.
+    pub x: f64,
+    /// Hitbox top-left y, pixels (down).
+    pub y: f64,
+    /// Velocity x, px/s.
+    pub vx: f64,
+    /// Velocity y, px/s.
+    pub vy: f64,
+    /// Standing on something.
+    pub on_ground: bool,
+}
+
+/// A point, pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Point {
+    /// x, pixels.
+    pub x: f64,
+    /// y, pixels.
+    pub y: f64,
+}
+
+impl From<&Player> for PlayerState {
+    fn from(p: &Player) -> Self {
+        PlayerState { x: p.pos.x, y: p.pos.y, vx: p.vel.x, vy: p.vel.y, on_ground: p.on_ground }
+    }
+}
+
+impl From<DVec2> for Point {
+    fn from(v: DVec2) -> Self {
+        Point { x: v.x, y: v.y }
+    }
+}
+
+/// One tick's record: the lab report's `ticks[]` entry (LAB.md's fields and order; the input
+/// is not written).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TickRecord {
     /// Tick number (1-based).
     pub tick: u64,
-    /// Player hitbox top-left after the tick, pixels.
-    pub pos: DVec2,
-    /// Player velocity after the tick, px/s.
-    pub vel: DVec2,
-    /// On the ground after the tick.
-    pub on_ground: bool,
+    /// The player after the tick (written as the entry's own `x`, `y`, `vx`, `vy`,
+    /// `on_ground`).
+    #[serde(flatten)]
+    pub player: PlayerState,
     /// A jump started in this tick.
     pub jump_started: bool,
     /// The player was respawned or teleported in this tick.
     pub respawned: bool,
-    /// The input this tick saw.
+    /// The input this tick saw (not serialised).
+    #[serde(skip)]
     pub input: TickInput,
 }
 
-/// Running totals over the whole session (the exit summary and the report's `summary`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Running totals of the loop's timing over the whole session: the lab report's `summary`
+/// starts with them (in this order), and the exit summary reads them. The simulation's own
+/// counts (jumps, respawns, deaths) live in [`World`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Totals {
     /// Frames run.
     pub frames: u64,
     /// Ticks run.
     pub ticks: u64,
+    /// Simulated time, milliseconds: `ticks` x 1000 / `tick_hz` (kept after every frame).
+    pub sim_ms: f64,
+    /// Wall time passed to `frame`, nanoseconds (serialised as `wall_ms`, milliseconds).
+    #[serde(rename = "wall_ms", serialize_with = "ns_as_ms")]
+    pub wall_ns: u64,
+    /// Wall time never simulated, milliseconds.
+    pub dropped_ms: f64,
+    /// Most ticks in one frame.
+    pub max_steps_in_frame: u32,
     /// Frames whose delta was clamped.
     pub clamp_events: u64,
     /// Frames that hit the catch-up cap.
     pub cap_hits: u64,
-    /// Most ticks in one frame.
-    pub max_steps_in_frame: u32,
-    /// Wall time never simulated, milliseconds.
-    pub dropped_ms: f64,
-    /// Wall time passed to `frame`, nanoseconds.
-    pub wall_ns: u64,
-    /// Jumps started.
-    pub jumps: u64,
-    /// Respawns (deaths and teleports).
-    pub respawns: u64,
+}
+
+impl Totals {
+    /// [`Totals::wall_ns`] in milliseconds.
+    pub fn wall_ms(&self) -> f64 {
+        self.wall_ns as f64 / 1e6
+    }
+}
+
+/// Nanoseconds written as milliseconds (ns / 1e6).
+fn ns_as_ms<S: serde::Serializer>(ns: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(*ns as f64 / 1e6)
 }
 
 /// The game loop shared by the game and the lab.
 #[derive(Clone, Debug)]
 pub struct Loop {
-    config: LoopConfig,
+    config: StepperConfig,
     stepper: Stepper,
     latch: Latch,
     /// Events not yet given a tick: (arrival ns since start, event), in arrival order.
@@ -155,9 +193,10 @@ impl Loop {
     /// A loop at time 0 with the player at the level's spawn.
     ///
     /// # Errors
-    /// A one-line message when `config` is out of range.
-    pub fn new(level: Level, tuning: Tuning, config: LoopConfig) -> Result<Loop, String> {
-        let stepper = Stepper::new(config.stepper()?);
+    /// [`ConfigError`] when `config` is out of range.
+    pub fn new(level: Level, tuning: Tuning, config: StepperConfig) -> Result<Loop, ConfigError> {
+        config.validate()?;
+        let stepper = Stepper::new(config);
         let world = World::new(level.spawn);
         let camera = Camera::new(&level, level.spawn, HITBOX);
         Ok(Loop {
@@ -234,19 +273,16 @@ impl Loop {
         let dropped_ms = self.stepper.units_to_ms(plan.dropped_units);
         t.dropped_ms += dropped_ms;
         t.wall_ns += dt_ns;
-        t.jumps = self.world.jumps;
-        t.respawns = self.world.respawns;
+        t.sim_ms = t.ticks as f64 * 1000.0 / hz as f64;
         FrameStats {
             dt_ns,
             clamped: plan.clamped,
             steps: plan.steps,
             capped: plan.capped,
             dropped_ms,
-            accumulator_ms: self.stepper.accumulator_ms(),
-            alpha,
-            tick: self.world.tick,
             events_consumed: consumed,
             tick_ns_measured,
+            ..self.idle_stats()
         }
     }
 
@@ -266,12 +302,9 @@ impl Loop {
             self.prev_tick = self.world.tick;
             self.camera.snap(&self.level, self.world.player.pos, HITBOX);
         }
-        let p = &self.world.player;
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,
-            pos: p.pos,
-            vel: p.vel,
-            on_ground: p.on_ground,
+            player: PlayerState::from(&self.world.player),
             jump_started: out.jump_started,
             respawned,
             input,
@@ -286,12 +319,15 @@ impl Loop {
     }
 
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the
-    /// current tick, accumulator and alpha, nothing consumed.
+    /// current tick, accumulator, alpha, player, drawn position and camera, nothing consumed.
     pub fn idle_stats(&self) -> FrameStats {
         FrameStats {
             accumulator_ms: self.stepper.accumulator_ms(),
             alpha: self.stepper.alpha(),
             tick: self.world.tick,
+            player: PlayerState::from(&self.world.player),
+            drawn: self.drawn.into(),
+            camera: self.camera.centre.into(),
             ..FrameStats::default()
         }
     }
@@ -354,7 +390,7 @@ impl Loop {
     }
 
     /// The loop settings.
-    pub fn config(&self) -> &LoopConfig {
+    pub fn config(&self) -> &StepperConfig {
         &self.config
     }
 
@@ -410,7 +446,7 @@ mod tests {
     }
 
     fn new_loop() -> Loop {
-        Loop::new(level(), Tuning::default(), LoopConfig::default()).expect("default config")
+        Loop::new(level(), Tuning::default(), StepperConfig::default()).expect("default config")
     }
 
     /// Run 25 ms frames (1.5 ticks each at 60 Hz) up to `until_ns`, then one frame at

@@ -106,6 +106,7 @@ fn main() -> ExitCode {
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
             ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, observer)
+                .map_err(anyhow::Error::from)
         }
         #[cfg(not(feature = "game"))]
         None => {
@@ -165,11 +166,11 @@ impl ledge::lab::FrameObserver for OffscreenShots {
         view: &ledge::present::view::FrameView<'_>,
         width: u32,
         height: u32,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, ledge::lab::ObserverError> {
         let offscreen = match &mut self.0 {
             Some(o) => o,
-            None => self.0.insert(ledge::render::Offscreen::new().map_err(|e| e.to_string())?),
+            None => self.0.insert(ledge::render::Offscreen::new()?),
         };
-        offscreen.render(view, width, height).map_err(|e| e.to_string())
+        Ok(offscreen.render(view, width, height)?)
     }
 }

@@ -12,9 +12,10 @@ mod common;
 
 use common::images::{load_rgba, save_png};
 use common::root;
+use ledge::game_loop::FrameStats;
 use ledge::game_loop::Loop;
 use ledge::lab::{LabOptions, run_script_observed};
-use ledge::ui::{Layer, OverlayInfo, Sample, Screen, Telemetry, telemetry_overlay};
+use ledge::ui::{Layer, OverlayInfo, Screen, Telemetry, telemetry_overlay};
 use std::path::{Path, PathBuf};
 
 const W: u32 = 1280;
@@ -152,15 +153,16 @@ fn telemetry_overlay_over_the_game() {
                 120..=160 => (6.944, (i % 12 < 5) as u32, false, false),
                 _ => (16.667, 1, false, false),
             };
-            tel.push(Sample {
-                frame_ms,
-                ticks,
+            tel.push(FrameStats {
+                dt_ns: (frame_ms * 1e6_f64).round() as u64,
+                steps: ticks,
                 accumulator_ms: (i % 7) as f64 * 2.0,
                 alpha: (i % 7) as f64 / 8.0,
                 clamped,
                 capped,
-                tick_us: 20.0 + (i % 5) as f64,
-                events: (i % 30 == 0) as u32,
+                tick_ns_measured: u64::from(20 + i % 5) * 1000,
+                events_consumed: (i % 30 == 0) as u32,
+                ..Default::default()
             });
         }
         let shown = tel.stats();

@@ -12,8 +12,10 @@ mod common;
 
 use common::lab::rise;
 use common::root;
-use ledge::lab::report::{FrameReport, Report, SummaryReport, TickReport};
+use ledge::game_loop::{PlayerState, TickRecord};
+use ledge::lab::report::{FrameReport, Report, SummaryReport};
 use ledge::lab::run_script;
+use ledge::sim::TickInput;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
@@ -92,7 +94,7 @@ impl Case {
         self.report.frames.as_deref().unwrap_or(&[])
     }
 
-    fn ticks(&self) -> &[TickReport] {
+    fn ticks(&self) -> &[TickRecord] {
         self.report.ticks.as_deref().unwrap_or(&[])
     }
 
@@ -223,30 +225,30 @@ mod checks {
 
     pub fn bug04a_focus_loss_releases(c: &Case) {
         let t = c.ticks();
-        c.expect(r#"ticks[-1]["vx"] == 0"#, t[t.len() - 1].vx == 0.0);
-        c.expect(r#"ticks[-1]["x"] == ticks[-30]["x"]"#, t[t.len() - 1].x == t[t.len() - 30].x);
+        c.expect(r#"ticks[-1]["vx"] == 0"#, t[t.len() - 1].player.vx == 0.0);
+        c.expect(r#"ticks[-1]["x"] == ticks[-30]["x"]"#, t[t.len() - 1].player.x == t[t.len() - 30].player.x);
     }
 
     pub fn bug07_smooth_144hz(c: &Case) {
         let f = c.frames();
-        let v = f[f.len() - 1].player.vx;
+        let v = f[f.len() - 1].stats.player.vx;
         let fs = &f[144.min(f.len())..];
         c.expect(
             r#"(lambda fs, v: all(abs((b["drawn"]["x"] - a["drawn"]["x"]) - b["player"]["vx"] * b["dt_ms"] / 1000) <= 0.5 for a, b in zip(fs, fs[1:]) if a["player"]["vx"] == v == b["player"]["vx"]))(frames[144:], frames[-1]["player"]["vx"])"#,
             fs.windows(2)
-                .filter(|w| w[0].player.vx == v && v == w[1].player.vx)
-                .all(|w| ((w[1].drawn.x - w[0].drawn.x) - w[1].player.vx * w[1].dt_ms / 1000.0).abs() <= 0.5),
+                .filter(|w| w[0].stats.player.vx == v && v == w[1].stats.player.vx)
+                .all(|w| ((w[1].stats.drawn.x - w[0].stats.drawn.x) - w[1].stats.player.vx * w[1].stats.frame_ms() / 1000.0).abs() <= 0.5),
         );
         c.expect(
             r#"sum(1 for f in frames[144:] if f["player"]["vx"] == frames[-1]["player"]["vx"]) > 200"#,
-            fs.iter().filter(|x| x.player.vx == v).count() > 200,
+            fs.iter().filter(|x| x.stats.player.vx == v).count() > 200,
         );
     }
 
     pub fn bug08_camera_same_frame(c: &Case) {
         let f = c.frames();
         let fs = &f[600.min(f.len())..];
-        let offsets = || fs.iter().map(|f| f.camera.x - f.drawn.x);
+        let offsets = || fs.iter().map(|f| f.stats.camera.x - f.stats.drawn.x);
         c.expect(
             r#"(lambda fs: max(f["camera"]["x"] - f["drawn"]["x"] for f in fs) - min(f["camera"]["x"] - f["drawn"]["x"] for f in fs) <= 0.5)(frames[600:])"#,
             max_of(offsets()) - min_of(offsets()) <= 0.5,
@@ -257,75 +259,81 @@ mod checks {
         let f = c.frames();
         c.expect(
             r#"all(f["drawn"]["x"] < 100 or f["drawn"]["x"] >= 599 for f in frames)"#,
-            f.iter().all(|f| f.drawn.x < 100.0 || f.drawn.x >= 599.0),
+            f.iter().all(|f| f.stats.drawn.x < 100.0 || f.stats.drawn.x >= 599.0),
         );
-        c.expect(r#"any(f["drawn"]["x"] >= 599 for f in frames)"#, f.iter().any(|f| f.drawn.x >= 599.0));
+        c.expect(
+            r#"any(f["drawn"]["x"] >= 599 for f in frames)"#,
+            f.iter().any(|f| f.stats.drawn.x >= 599.0),
+        );
     }
 
     pub fn bug10a_debugger_pause(c: &Case) {
         let f = c.frames();
         let max_steps = c.config_max_steps();
-        c.expect(r#"frames[10]["steps"] <= config["max_steps"]"#, f[10].steps <= max_steps);
-        c.expect(r#"all(f["steps"] >= 1 for f in frames[10:])"#, f[10..].iter().all(|f| f.steps >= 1));
+        c.expect(r#"frames[10]["steps"] <= config["max_steps"]"#, f[10].stats.steps <= max_steps);
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[10:])"#, f[10..].iter().all(|f| f.stats.steps >= 1));
         c.expect(
             r#"summary["ticks"] <= 10 + config["max_steps"] + 11"#,
-            c.summary().ticks <= 10 + u64::from(max_steps) + 11,
+            c.summary().totals.ticks <= 10 + u64::from(max_steps) + 11,
         );
         c.expect(
             r#"all(0 <= f["alpha"] < 1 for f in frames)"#,
-            f.iter().all(|f| 0.0 <= f.alpha && f.alpha < 1.0),
+            f.iter().all(|f| 0.0 <= f.stats.alpha && f.stats.alpha < 1.0),
         );
     }
 
     pub fn bug14_zero_size_resize(c: &Case) {
         c.expect(r#"summary["surface_configures"] == 2"#, c.summary().surface_configures == 2);
-        c.expect(r#"summary["ticks"] >= 19"#, c.summary().ticks >= 19);
+        c.expect(r#"summary["ticks"] >= 19"#, c.summary().totals.ticks >= 19);
     }
 
     pub fn bug17a_tile_seams(c: &Case) {
         let t = c.ticks();
         c.expect(
             r#"(lambda ts: all(t["vx"] > 0 for t in ts))([t for t in ticks if t["tick"] > 30 and t["x"] < 85 * 16])"#,
-            t.iter().filter(|t| t.tick > 30 && t.x < 85.0 * 16.0).all(|t| t.vx > 0.0),
+            t.iter().filter(|t| t.tick > 30 && t.player.x < 85.0 * 16.0).all(|t| t.player.vx > 0.0),
         );
-        c.expect(r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#, t[t.len() - 1].x - t[0].x >= 60.0 * 16.0);
+        c.expect(
+            r#"ticks[-1]["x"] - ticks[0]["x"] >= 60 * 16"#,
+            t[t.len() - 1].player.x - t[0].player.x >= 60.0 * 16.0,
+        );
         c.expect(
             r#"max(t["y"] for t in ticks) - min(t["y"] for t in ticks) < 1"#,
-            max_of(t.iter().map(|t| t.y)) - min_of(t.iter().map(|t| t.y)) < 1.0,
+            max_of(t.iter().map(|t| t.player.y)) - min_of(t.iter().map(|t| t.player.y)) < 1.0,
         );
     }
 
     pub fn bug18a_fast_fall_lands(c: &Case) {
         let t = c.ticks();
-        c.expect(r#"ticks[-1]["on_ground"]"#, t[t.len() - 1].on_ground);
-        c.expect(r#"ticks[-1]["y"] < 20 * 16"#, t[t.len() - 1].y < 20.0 * 16.0);
-        c.expect(r#"max(t["vy"] for t in ticks) <= 900"#, max_of(t.iter().map(|t| t.vy)) <= 900.0);
+        c.expect(r#"ticks[-1]["on_ground"]"#, t[t.len() - 1].player.on_ground);
+        c.expect(r#"ticks[-1]["y"] < 20 * 16"#, t[t.len() - 1].player.y < 20.0 * 16.0);
+        c.expect(r#"max(t["vy"] for t in ticks) <= 900"#, max_of(t.iter().map(|t| t.player.vy)) <= 900.0);
     }
 
     pub fn seed001_30fps_two_ticks(c: &Case) {
         let f = c.frames();
-        c.expect(r#"all(f["steps"] == 2 for f in frames)"#, f.iter().all(|f| f.steps == 2));
-        c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
-        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
+        c.expect(r#"all(f["steps"] == 2 for f in frames)"#, f.iter().all(|f| f.stats.steps == 2));
+        c.expect(r#"summary["ticks"] == 64"#, c.summary().totals.ticks == 64);
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.stats.alpha == 0.0));
     }
 
     pub fn seed001_alpha_leftover(c: &Case) {
         let f = c.frames();
         c.expect(
             r#"frames[0]["steps"] == 1 and frames[0]["alpha"] == 0"#,
-            f[0].steps == 1 && f[0].alpha == 0.0,
+            f[0].stats.steps == 1 && f[0].stats.alpha == 0.0,
         );
         c.expect(
             r#"frames[1]["steps"] == 0 and frames[1]["alpha"] == 0.5"#,
-            f[1].steps == 0 && f[1].alpha == 0.5,
+            f[1].stats.steps == 0 && f[1].stats.alpha == 0.5,
         );
         c.expect(
             r#"frames[2]["steps"] == 0 and frames[2]["alpha"] == 0.75"#,
-            f[2].steps == 0 && f[2].alpha == 0.75,
+            f[2].stats.steps == 0 && f[2].stats.alpha == 0.75,
         );
         c.expect(
             r#"near(frames[2]["accumulator_ms"], 11.71875, 1e-9)"#,
-            near(f[2].accumulator_ms, 11.71875, 1e-9),
+            near(f[2].stats.accumulator_ms, 11.71875, 1e-9),
         );
     }
 
@@ -334,30 +342,30 @@ mod checks {
         let max_steps = c.config_max_steps();
         c.expect(
             r#"frames[3]["clamped"] and frames[3]["steps"] <= config["max_steps"]"#,
-            f[3].clamped && f[3].steps <= max_steps,
+            f[3].stats.clamped && f[3].stats.steps <= max_steps,
         );
-        c.expect(r#"near(frames[3]["alpha"], 0.8, 1e-6)"#, near(f[3].alpha, 0.8, 1e-6));
-        c.expect(r#"all(f["steps"] >= 1 for f in frames[4:])"#, f[4..].iter().all(|f| f.steps >= 1));
+        c.expect(r#"near(frames[3]["alpha"], 0.8, 1e-6)"#, near(f[3].stats.alpha, 0.8, 1e-6));
+        c.expect(r#"all(f["steps"] >= 1 for f in frames[4:])"#, f[4..].iter().all(|f| f.stats.steps >= 1));
         c.expect(
             r#"frames[3]["capped"] == (frames[3]["steps"] == config["max_steps"])"#,
-            f[3].capped == (f[3].steps == max_steps),
+            f[3].stats.capped == (f[3].stats.steps == max_steps),
         );
         c.expect(
             r#"all(0 <= f["alpha"] < 1 for f in frames)"#,
-            f.iter().all(|f| 0.0 <= f.alpha && f.alpha < 1.0),
+            f.iter().all(|f| 0.0 <= f.stats.alpha && f.stats.alpha < 1.0),
         );
-        c.expect(r#"summary["clamp_events"] == 1"#, c.summary().clamp_events == 1);
+        c.expect(r#"summary["clamp_events"] == 1"#, c.summary().totals.clamp_events == 1);
         c.expect(
             r#"summary["ticks"] <= 3 + config["max_steps"] + 4"#,
-            c.summary().ticks <= 3 + u64::from(max_steps) + 4,
+            c.summary().totals.ticks <= 3 + u64::from(max_steps) + 4,
         );
     }
 
     pub fn seed001_exact_30ms_100hz(c: &Case) {
         let f = c.frames();
-        c.expect(r#"all(f["steps"] == 3 for f in frames)"#, f.iter().all(|f| f.steps == 3));
-        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.alpha == 0.0));
-        c.expect(r#"summary["ticks"] == 600"#, c.summary().ticks == 600);
+        c.expect(r#"all(f["steps"] == 3 for f in frames)"#, f.iter().all(|f| f.stats.steps == 3));
+        c.expect(r#"all(f["alpha"] == 0 for f in frames)"#, f.iter().all(|f| f.stats.alpha == 0.0));
+        c.expect(r#"summary["ticks"] == 600"#, c.summary().totals.ticks == 600);
     }
 
     /// The ticks on which a jump started (`[t["tick"] for t in ticks if t["jump_started"]]`).
@@ -367,16 +375,16 @@ mod checks {
 
     pub fn seed001_pattern_jittery(c: &Case) {
         let s = c.summary();
-        c.expect(r#"summary["ticks"] == 64"#, s.ticks == 64);
+        c.expect(r#"summary["ticks"] == 64"#, s.totals.ticks == 64);
         c.expect(
             r#"summary["clamp_events"] == 0 and summary["cap_hits"] == 0"#,
-            s.clamp_events == 0 && s.cap_hits == 0,
+            s.totals.clamp_events == 0 && s.totals.cap_hits == 0,
         );
         c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
     }
 
     pub fn seed001_pattern_smooth(c: &Case) {
-        c.expect(r#"summary["ticks"] == 64"#, c.summary().ticks == 64);
+        c.expect(r#"summary["ticks"] == 64"#, c.summary().totals.ticks == 64);
         c.expect(r#"[t["tick"] for t in ticks if t["jump_started"]] == [20]"#, jump_ticks(c) == [20]);
         c.expect_same_hash("seed001-pattern-jittery.lab");
     }
@@ -478,15 +486,12 @@ fn case_copies_match_the_shared_cases() {
 
 #[test]
 fn rise_matches_labcheck_on_hand_made_ticks() {
-    let tick = |tick: u64, y: f64, jump_started: bool| TickReport {
+    let tick = |tick: u64, y: f64, jump_started: bool| TickRecord {
         tick,
-        x: 0.0,
-        y,
-        vx: 0.0,
-        vy: 0.0,
-        on_ground: false,
+        player: PlayerState { x: 0.0, y, vx: 0.0, vy: 0.0, on_ground: false },
         jump_started,
         respawned: false,
+        input: TickInput::default(),
     };
     // No jump: 0.
     assert_eq!(rise(&[tick(1, 100.0, false), tick(2, 50.0, false)]), 0.0);

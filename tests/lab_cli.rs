@@ -431,11 +431,15 @@ fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
             let r = lab(&text);
             let s = &r.summary;
             assert_eq!(
-                (s.clamp_events, s.cap_hits),
+                (s.totals.clamp_events, s.totals.cap_hits),
                 (0, 0),
                 "seed {seed}: the pattern must not clamp or cap"
             );
-            assert_eq!(s.ticks, total * hz / 1_000_000_000, "seed {seed}: ticks = floor(total x rate)");
+            assert_eq!(
+                s.totals.ticks,
+                total * hz / 1_000_000_000,
+                "seed {seed}: ticks = floor(total x rate)"
+            );
             match &reference {
                 None => reference = Some((r, text)),
                 Some((first, first_text)) => {
@@ -450,7 +454,7 @@ fn same_events_same_total_time_any_frame_pattern_same_ticks_and_hash() {
         }
         let (first, _) = reference.unwrap();
         assert!(
-            first.ticks.as_ref().unwrap().iter().any(|t| t.vx != 0.0),
+            first.ticks.as_ref().unwrap().iter().any(|t| t.player.vx != 0.0),
             "seed {seed}: the player never moved"
         );
         jumps += first.summary.jumps;
@@ -466,8 +470,8 @@ fn seed000_patterns_agree_when_their_totals_are_equal() {
     let smooth = lab(&format!("{head}frame 16.7 x6\n"));
     let jittery =
         lab(&format!("{head}frame 8\nframe 40\nframe 5\nframe 30\nframe 8.3\nframe 8.4\nframe 0.5\n"));
-    assert_eq!(smooth.summary.wall_ms, jittery.summary.wall_ms);
-    assert_eq!(smooth.summary.ticks, 6);
+    assert_eq!(smooth.summary.totals.wall_ms(), jittery.summary.totals.wall_ms());
+    assert_eq!(smooth.summary.totals.ticks, 6);
     assert_eq!(smooth.ticks, jittery.ticks);
     assert_eq!(smooth.summary.state_hash, jittery.summary.state_hash);
     assert_eq!(smooth.summary.jumps, 1);
@@ -484,7 +488,7 @@ fn binary_and_library_agree() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bin: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(bin["summary"]["state_hash"], lib.summary.state_hash.as_str());
-    assert_eq!(bin["summary"]["ticks"], lib.summary.ticks);
+    assert_eq!(bin["summary"]["ticks"], lib.summary.totals.ticks);
     assert_eq!(bin["ticks"].as_array().unwrap().len(), lib.ticks.unwrap().len());
 }
 
@@ -514,7 +518,7 @@ fn a_clock_that_starts_12_days_late_behaves_like_one_that_starts_at_0() {
     let on_time = lab(&late_script(0));
     let late = lab(&late_script(LATE_NS));
     assert_eq!(late.summary.state_hash, on_time.summary.state_hash);
-    assert_eq!(late.summary.ticks, on_time.summary.ticks);
+    assert_eq!(late.summary.totals.ticks, on_time.summary.totals.ticks);
     assert_eq!(late.summary.jumps, 1);
     assert_eq!(late.ticks, on_time.ticks, "the same ticks, tick for tick");
     // Every frame after the paused one is the on-time frame one later.
@@ -538,13 +542,17 @@ fn soak(config: &str, frame_ns: u64, frames: u64) -> Report {
     let r = common::lab::run(&text, &common::lab::options("<soak>", root(), true));
     assert!(r.frames.is_none() && r.ticks.is_none(), "summary_only leaves out frames and ticks");
     let s = &r.summary;
-    assert_eq!(s.frames, frames);
-    assert_eq!((s.clamp_events, s.cap_hits, s.dropped_ms), (0, 0, 0.0));
+    assert_eq!(s.totals.frames, frames);
+    assert_eq!((s.totals.clamp_events, s.totals.cap_hits, s.totals.dropped_ms), (0, 0, 0.0));
     let hz = u64::from(r.config.tick_hz);
     // Integer time: over the whole soak, ticks = floor(elapsed x rate), never drifting.
-    assert_eq!(s.ticks, frame_ns * frames * hz / 1_000_000_000, "{config}");
-    assert_eq!(s.sim_ms, s.ticks as f64 * 1000.0 / hz as f64);
-    assert!((s.wall_ms - (frame_ns * frames) as f64 / 1e6).abs() < 1e-3, "wall_ms {}", s.wall_ms);
+    assert_eq!(s.totals.ticks, frame_ns * frames * hz / 1_000_000_000, "{config}");
+    assert_eq!(s.totals.sim_ms, s.totals.ticks as f64 * 1000.0 / hz as f64);
+    assert!(
+        (s.totals.wall_ms() - (frame_ns * frames) as f64 / 1e6).abs() < 1e-3,
+        "wall_ms {}",
+        s.totals.wall_ms()
+    );
     r
 }
 
@@ -553,18 +561,18 @@ fn soak_24h_of_60hz_frames_on_a_60hz_tick() {
     // 16.666667 ms is 20 ns longer than a tick: one extra tick's worth every 50 million frames,
     // so a day gives floor(5_184_000.104) = 5_184_000 ticks, 1 or 2 a frame.
     let r = soak("", 16_666_667, 24 * 3600 * 60);
-    assert_eq!(r.summary.ticks, 5_184_000);
-    assert!(r.summary.max_steps_in_frame <= 2);
+    assert_eq!(r.summary.totals.ticks, 5_184_000);
+    assert!(r.summary.totals.max_steps_in_frame <= 2);
 }
 
 #[test]
 fn soak_1h_at_other_rates() {
     // 60 Hz frames on a 64 Hz tick: 230_400 ticks in an hour (+ 0.0046).
     let r = soak("config tick_hz 64\n", 16_666_667, 3600 * 60);
-    assert_eq!(r.summary.ticks, 230_400);
-    assert_eq!(r.summary.max_steps_in_frame, 2);
+    assert_eq!(r.summary.totals.ticks, 230_400);
+    assert_eq!(r.summary.totals.max_steps_in_frame, 2);
     // 144 Hz frames (6.944444 ms, 0.44 ns short) on the default 60 Hz tick.
     let r = soak("", 6_944_444, 3600 * 144);
-    assert_eq!(r.summary.ticks, 215_999);
-    assert_eq!(r.summary.max_steps_in_frame, 1);
+    assert_eq!(r.summary.totals.ticks, 215_999);
+    assert_eq!(r.summary.totals.max_steps_in_frame, 1);
 }

@@ -262,9 +262,9 @@ proptest! {
             Ok(r) => {
                 prop_assert!(parsed.is_ok(), "ran a script the parser rejects:\n{}", text);
                 let frames = r.frames.as_deref().unwrap_or_default();
-                prop_assert_eq!(frames.len() as u64, r.summary.frames);
-                prop_assert_eq!(r.ticks.as_deref().unwrap_or_default().len() as u64, r.summary.ticks);
-                prop_assert!(frames.iter().all(|f| (0.0..1.0).contains(&f.alpha)), "alpha out of [0, 1):\n{}", text);
+                prop_assert_eq!(frames.len() as u64, r.summary.totals.frames);
+                prop_assert_eq!(r.ticks.as_deref().unwrap_or_default().len() as u64, r.summary.totals.ticks);
+                prop_assert!(frames.iter().all(|f| (0.0..1.0).contains(&f.stats.alpha)), "alpha out of [0, 1):\n{}", text);
                 prop_assert_eq!(r.summary.state_hash.len(), 16);
             }
             Err(e) => {
@@ -327,38 +327,38 @@ proptest! {
         let hz = u64::from(tick_hz);
         let mut steps_total = 0u64;
         for (f, &d) in frames.iter().zip(&frames_ns) {
-            prop_assert!((0.0..1.0).contains(&f.alpha), "frame {}: alpha {}", f.frame, f.alpha);
-            prop_assert!(f.steps <= max_steps, "frame {}: {} steps > {}", f.frame, f.steps, max_steps);
-            prop_assert_eq!(f.dt_ms, d as f64 / 1e6);
-            prop_assert_eq!(f.clamped, d > 250_000_000);
-            prop_assert!(!f.capped || f.steps == max_steps, "frame {}: capped below the cap", f.frame);
-            prop_assert!(f.dropped_ms >= 0.0);
-            prop_assert!((f.accumulator_ms - f.alpha * 1000.0 / hz as f64).abs() < 1e-9);
-            steps_total += u64::from(f.steps);
-            prop_assert_eq!(f.tick, steps_total, "frame {}: tick is the last tick run", f.frame);
+            prop_assert!((0.0..1.0).contains(&f.stats.alpha), "frame {}: alpha {}", f.frame, f.stats.alpha);
+            prop_assert!(f.stats.steps <= max_steps, "frame {}: {} steps > {}", f.frame, f.stats.steps, max_steps);
+            prop_assert_eq!(f.stats.frame_ms(), d as f64 / 1e6);
+            prop_assert_eq!(f.stats.clamped, d > 250_000_000);
+            prop_assert!(!f.stats.capped || f.stats.steps == max_steps, "frame {}: capped below the cap", f.frame);
+            prop_assert!(f.stats.dropped_ms >= 0.0);
+            prop_assert!((f.stats.accumulator_ms - f.stats.alpha * 1000.0 / hz as f64).abs() < 1e-9);
+            steps_total += u64::from(f.stats.steps);
+            prop_assert_eq!(f.stats.tick, steps_total, "frame {}: tick is the last tick run", f.frame);
         }
         prop_assert_eq!(frames.len(), frames_ns.len());
-        prop_assert_eq!(s.ticks, steps_total);
+        prop_assert_eq!(s.totals.ticks, steps_total);
         prop_assert_eq!(ticks.len() as u64, steps_total);
         prop_assert!(ticks.iter().enumerate().all(|(i, t)| t.tick == i as u64 + 1), "ticks numbered 1..");
-        prop_assert_eq!(s.max_steps_in_frame, frames.iter().map(|f| f.steps).max().unwrap());
-        prop_assert_eq!(s.clamp_events, frames.iter().filter(|f| f.clamped).count() as u64);
-        prop_assert_eq!(s.cap_hits, frames.iter().filter(|f| f.capped).count() as u64);
+        prop_assert_eq!(s.totals.max_steps_in_frame, frames.iter().map(|f| f.stats.steps).max().unwrap());
+        prop_assert_eq!(s.totals.clamp_events, frames.iter().filter(|f| f.stats.clamped).count() as u64);
+        prop_assert_eq!(s.totals.cap_hits, frames.iter().filter(|f| f.stats.capped).count() as u64);
 
         // Conservation: every wall millisecond is simulated, banked or dropped.
         let total_ns: u64 = frames_ns.iter().sum();
-        let last_acc = frames.last().unwrap().accumulator_ms;
+        let last_acc = frames.last().unwrap().stats.accumulator_ms;
         let wall = total_ns as f64 / 1e6;
-        prop_assert!((s.wall_ms - wall).abs() <= 1e-9 * wall.max(1.0), "wall_ms {} vs {}", s.wall_ms, wall);
+        prop_assert!((s.totals.wall_ms() - wall).abs() <= 1e-9 * wall.max(1.0), "wall_ms {} vs {}", s.totals.wall_ms(), wall);
         prop_assert!(
-            (s.sim_ms + last_acc + s.dropped_ms - s.wall_ms).abs() <= 1e-6 * wall.max(1.0),
-            "sim {} + banked {} + dropped {} != wall {}", s.sim_ms, last_acc, s.dropped_ms, s.wall_ms
+            (s.totals.sim_ms + last_acc + s.totals.dropped_ms - s.totals.wall_ms()).abs() <= 1e-6 * wall.max(1.0),
+            "sim {} + banked {} + dropped {} != wall {}", s.totals.sim_ms, last_acc, s.totals.dropped_ms, s.totals.wall_ms()
         );
-        if s.clamp_events == 0 && s.cap_hits == 0 {
-            prop_assert_eq!(s.dropped_ms, 0.0);
-            prop_assert_eq!(s.ticks, u64::try_from(u128::from(total_ns) * u128::from(hz) / 1_000_000_000).unwrap());
+        if s.totals.clamp_events == 0 && s.totals.cap_hits == 0 {
+            prop_assert_eq!(s.totals.dropped_ms, 0.0);
+            prop_assert_eq!(s.totals.ticks, u64::try_from(u128::from(total_ns) * u128::from(hz) / 1_000_000_000).unwrap());
         } else {
-            prop_assert!(s.dropped_ms > 0.0 || s.cap_hits == 0, "a cap drops whole ticks");
+            prop_assert!(s.totals.dropped_ms > 0.0 || s.totals.cap_hits == 0, "a cap drops whole ticks");
         }
     }
 }

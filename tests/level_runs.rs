@@ -88,7 +88,7 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
             "level{n}.lab: level_complete {}, deaths {} after {} ticks",
             s.level_complete,
             s.deaths,
-            s.ticks
+            s.totals.ticks
         );
     }
     // no stray scripts for levels that do not exist

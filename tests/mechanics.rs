@@ -7,7 +7,8 @@
 
 mod common;
 
-use ledge::lab::report::{Report, TickReport};
+use ledge::game_loop::TickRecord;
+use ledge::lab::report::Report;
 
 const FRAME: &str = "frame 16.666667";
 
@@ -15,7 +16,7 @@ fn run(script: &str) -> Report {
     common::lab::run(script, &common::lab::options("mechanics", common::root(), false))
 }
 
-fn ticks(r: &Report) -> &[TickReport] {
+fn ticks(r: &Report) -> &[TickRecord] {
     r.ticks.as_deref().unwrap()
 }
 
@@ -49,7 +50,7 @@ const LEDGE: &str = "map\n....................\n.P..................\n#####.....
 
 fn walk_off_tick() -> u64 {
     let r = run(&format!("{LEDGE}press right\n{}", frames(60)));
-    ticks(&r).iter().find(|t| !t.on_ground).expect("walks off").tick
+    ticks(&r).iter().find(|t| !t.player.on_ground).expect("walks off").tick
 }
 
 fn coyote_jump_at(k: u64) -> bool {
@@ -57,7 +58,7 @@ fn coyote_jump_at(k: u64) -> bool {
     let r = run(&format!("{LEDGE}press right\n{}press jump\n{}", frames(w + k - 1), frames(30)));
     let t = &ticks(&r)[(w + k - 1) as usize];
     assert_eq!(t.tick, w + k);
-    assert!(!t.on_ground || t.jump_started);
+    assert!(!t.player.on_ground || t.jump_started);
     r.summary.jumps == 1 && t.jump_started
 }
 
@@ -73,7 +74,7 @@ fn coyote_jump_succeeds_within_coyote_time_and_fails_after() {
 fn landing_tick() -> u64 {
     let r = run(&format!("{FLAT}teleport 50 0\n{}", frames(60)));
     let t = ticks(&r);
-    t.iter().skip(1).find(|t| t.on_ground).expect("lands").tick
+    t.iter().skip(1).find(|t| t.player.on_ground).expect("lands").tick
 }
 
 #[test]
@@ -84,11 +85,11 @@ fn the_teleport_tick_ends_at_rest_where_it_placed_the_player() {
     let r = run(&format!("{FLAT}{}teleport 50 10\npress jump\n{}", frames(3), frames(3)));
     let t = ticks(&r);
     let placed = t.iter().find(|t| t.respawned).expect("a respawned tick");
-    assert_eq!((placed.x, placed.y), (50.0, 10.0), "ends exactly where it was placed");
-    assert_eq!((placed.vx, placed.vy), (0.0, 0.0), "at rest");
+    assert_eq!((placed.player.x, placed.player.y), (50.0, 10.0), "ends exactly where it was placed");
+    assert_eq!((placed.player.vx, placed.player.vy), (0.0, 0.0), "at rest");
     assert!(!placed.jump_started, "its own press is not applied (as in a death tick)");
     let next = t.iter().find(|n| n.tick == placed.tick + 1).expect("the next tick");
-    assert!(next.vy > 0.0 && next.y > 10.0, "the fall starts in the next tick");
+    assert!(next.player.vy > 0.0 && next.player.y > 10.0, "the fall starts in the next tick");
     assert_eq!(r.summary.respawns, 1);
 }
 
@@ -136,7 +137,7 @@ fn corner(x: f64, ceiling: bool) -> Report {
 
 #[test]
 fn corner_correction_slides_at_4px_and_blocks_at_5px_and_never_adds_height() {
-    let top = |r: &Report| ticks(r).iter().map(|t| t.y).fold(f64::INFINITY, f64::min);
+    let top = |r: &Report| ticks(r).iter().map(|t| t.player.y).fold(f64::INFINITY, f64::min);
     for (x, overlap_side) in [(56.0, "left"), (76.0, "right")] {
         let slid = corner(x, true);
         let free = corner(x, false);
@@ -156,12 +157,20 @@ const ONEWAY: &str =
 fn down_jump_drops_through_a_one_way_platform_and_jump_alone_does_not() {
     let r = run(&format!("{ONEWAY}{}press down\npress jump\n{}", frames(5), frames(60)));
     let last = ticks(&r).last().unwrap();
-    assert!(last.on_ground && last.y == 6.0 * 16.0 - 22.0, "lands on the floor below: {}", last.y);
+    assert!(
+        last.player.on_ground && last.player.y == 6.0 * 16.0 - 22.0,
+        "lands on the floor below: {}",
+        last.player.y
+    );
     assert_eq!(r.summary.jumps, 0);
     let r = run(&format!("{ONEWAY}{}press jump\n{}", frames(5), frames(60)));
     let last = ticks(&r).last().unwrap();
     assert_eq!(r.summary.jumps, 1);
-    assert!(last.on_ground && last.y == 3.0 * 16.0 - 22.0, "back on the plank: {}", last.y);
+    assert!(
+        last.player.on_ground && last.player.y == 3.0 * 16.0 - 22.0,
+        "back on the plank: {}",
+        last.player.y
+    );
 }
 
 #[test]
@@ -173,20 +182,25 @@ fn hazard_respawns_at_the_checkpoint_with_no_in_between_drawn_position() {
     let t = ticks(&r);
     let death = t.iter().find(|t| t.respawned).expect("the hazard respawns the player");
     let checkpoint_x = 3.0 * 16.0 + 2.0;
-    assert_eq!(death.x, checkpoint_x);
-    assert_eq!(death.vx, 0.0);
+    assert_eq!(death.player.x, checkpoint_x);
+    assert_eq!(death.player.vx, 0.0);
     let frames = r.frames.as_deref().unwrap();
-    let i = frames.iter().position(|f| f.tick >= death.tick).unwrap();
+    let i = frames.iter().position(|f| f.stats.tick >= death.tick).unwrap();
     // Before: drawn near the hazard; from the respawn frame on: drawn from the checkpoint, never
     // anywhere between the two (a streak).
-    assert!(frames[i - 1].drawn.x > 5.0 * 16.0);
-    assert_eq!(frames[i].drawn.x, frames[i].player.x);
+    assert!(frames[i - 1].stats.drawn.x > 5.0 * 16.0);
+    assert_eq!(frames[i].stats.drawn.x, frames[i].stats.player.x);
     let next_death = t.iter().filter(|t| t.respawned).nth(1).map_or(u64::MAX, |t| t.tick);
     for f in &frames[i..] {
-        if f.tick >= next_death {
+        if f.stats.tick >= next_death {
             break;
         }
-        assert!(f.drawn.x >= checkpoint_x && f.drawn.x <= f.player.x, "frame {}: {}", f.frame, f.drawn.x);
+        assert!(
+            f.stats.drawn.x >= checkpoint_x && f.stats.drawn.x <= f.stats.player.x,
+            "frame {}: {}",
+            f.frame,
+            f.stats.drawn.x
+        );
     }
 }
 
@@ -199,8 +213,12 @@ fn max_fall_speed_never_tunnels_through_a_one_way_platform() {
             frames(60)
         ));
         let last = ticks(&r).last().unwrap();
-        assert!(last.on_ground && last.y == 27.0 * 16.0 - 22.0, "fall {fall}: y {}", last.y);
-        assert!(ticks(&r).iter().any(|t| t.vy >= fall * 0.99), "reached max fall speed {fall}");
+        assert!(
+            last.player.on_ground && last.player.y == 27.0 * 16.0 - 22.0,
+            "fall {fall}: y {}",
+            last.player.y
+        );
+        assert!(ticks(&r).iter().any(|t| t.player.vy >= fall * 0.99), "reached max fall speed {fall}");
     }
 }
 
@@ -217,12 +235,16 @@ fn walking_across_tile_seams_never_stops_from_any_sub_pixel_start() {
         let t = ticks(&r);
         let wall = 40.0 * 16.0 - 12.0;
         let mut last_x = f64::NEG_INFINITY;
-        for tick in t.iter().skip(2).filter(|t| t.x < wall - 8.0) {
-            assert!(tick.x > last_x, "start {x0}: stalled at tick {} x {}", tick.tick, tick.x);
-            assert!(tick.y == 26.0 && tick.on_ground, "start {x0}: bumped at tick {}", tick.tick);
-            last_x = tick.x;
+        for tick in t.iter().skip(2).filter(|t| t.player.x < wall - 8.0) {
+            assert!(tick.player.x > last_x, "start {x0}: stalled at tick {} x {}", tick.tick, tick.player.x);
+            assert!(
+                tick.player.y == 26.0 && tick.player.on_ground,
+                "start {x0}: bumped at tick {}",
+                tick.tick
+            );
+            last_x = tick.player.x;
         }
-        assert_eq!(t.last().unwrap().x, wall, "start {x0}: reaches the wall");
+        assert_eq!(t.last().unwrap().player.x, wall, "start {x0}: reaches the wall");
     }
 }
 
@@ -237,9 +259,9 @@ fn pause_on_focus_loss_stops_the_game_clock_and_leaves_no_trace() {
     let straight =
         run(&format!("{FLAT}press right @0\n{}focus lost\nfocus gained\n{}", frames(30), frames(30)));
     let f = paused.frames.as_deref().unwrap();
-    assert!(f[30..60].iter().all(|f| f.paused && f.steps == 0), "paused frames run no ticks");
-    assert!(!f[60].paused && f[60].steps == 1);
-    assert_eq!(paused.summary.ticks, 60);
+    assert!(f[30..60].iter().all(|f| f.paused && f.stats.steps == 0), "paused frames run no ticks");
+    assert!(!f[60].paused && f[60].stats.steps == 1);
+    assert_eq!(paused.summary.totals.ticks, 60);
     assert_eq!(paused.summary.jumps, 0, "the jump pressed while paused is ignored");
     assert_eq!(paused.summary.state_hash, straight.summary.state_hash);
 }

@@ -9,7 +9,7 @@ use super::session::Mode;
 use super::wake::{self, FrameEnd, Wake};
 use super::{App, frame_ui};
 use crate::present::view::VIEW_SIZE;
-use crate::ui::{Hud, Layer, OverlayInfo, Sample};
+use crate::ui::{Hud, Layer, OverlayInfo};
 use std::time::{Duration, Instant};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
@@ -75,7 +75,7 @@ impl App {
             if let Some(r) = &mut self.recorder {
                 r.frame(now);
             }
-            self.telemetry.push(Sample::from(&stats));
+            self.telemetry.push(stats);
             if self.game.world().level_complete {
                 if self.recorder.is_some() {
                     // A recording replays one level: end the session on its goal.

@@ -39,13 +39,14 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
 
-use crate::game_loop::{Loop, LoopConfig};
+use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
 use crate::present::stress::StressField;
 use crate::sim::tuning::Tuning;
+use crate::time::StepperConfig;
 use crate::ui::{Layer, Telemetry, TelemetryStats};
 use anyhow::Context as _;
 use std::time::Instant;
@@ -69,7 +70,7 @@ mod visibility;
 pub mod wake;
 
 pub use clock::{GameClock, Pacer, next_level_path};
-pub use options::{AppOptions, Hitch};
+pub use options::{AppOptions, Hitch, HitchError};
 pub use summary::Summary;
 pub use visibility::{Visibility, VisibilityStats};
 
@@ -428,6 +429,11 @@ impl ApplicationHandler for App {
 /// A system library the window needs that cannot be loaded ([`syslibs::MissingLibrary`]:
 /// one line naming it and its Debian package), a bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
 /// no graphics adapter, no atlas, or an unwritable stats file. Never panics on these.
+///
+/// `app` is the play command's edge, like `main`: nothing calls `run` but `main` (and the
+/// windowed tests), and no caller acts on the kind of its error, only prints it on one line;
+/// so its errors, and those of opening the window and GPU, are `anyhow`, with the typed errors of the
+/// layers below (`TuningError`, `LevelError`, `AssetError`, `RenderError`, ...) as sources.
 pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     #[cfg(target_os = "linux")]
     syslibs::check()?;
@@ -443,7 +449,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     };
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
-    let config = LoopConfig::default();
+    let config = StepperConfig::default();
     let recorder = opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config));
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;

@@ -57,15 +57,27 @@ impl Hitch {
     }
 }
 
+/// A `--hitch` argument that is not `MS` or `MS@EVERY_S` with positive numbers.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("--hitch {arg}: {what} must be a positive number, got '{got}'")]
+pub struct HitchError {
+    /// The whole argument.
+    pub arg: String,
+    /// Which part: `MS` or `EVERY_S`.
+    pub what: &'static str,
+    /// That part as written.
+    pub got: String,
+}
+
 impl std::str::FromStr for Hitch {
-    type Err = String;
+    type Err = HitchError;
 
     /// Parse `MS` or `MS@EVERY_S` (default every 2 s).
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, HitchError> {
         let (ms, every) = s.split_once('@').map_or((s, "2"), |(a, b)| (a, b));
-        let num = |t: &str, what: &str| match t.trim().parse::<f64>() {
+        let num = |t: &str, what: &'static str| match t.trim().parse::<f64>() {
             Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-            _ => Err(format!("--hitch {s}: {what} must be a positive number, got '{t}'")),
+            _ => Err(HitchError { arg: s.to_owned(), what, got: t.to_owned() }),
         };
         Ok(Hitch { ms: num(ms, "MS")?, every_s: num(every, "EVERY_S")? })
     }
@@ -81,6 +93,6 @@ mod tests {
         assert_eq!("250@5".parse::<Hitch>(), Ok(Hitch { ms: 250.0, every_s: 5.0 }));
         assert!("0".parse::<Hitch>().is_err());
         assert!("50@".parse::<Hitch>().is_err());
-        assert!("x@1".parse::<Hitch>().unwrap_err().contains("--hitch x@1"));
+        assert!("x@1".parse::<Hitch>().unwrap_err().to_string().contains("--hitch x@1"));
     }
 }

@@ -3,10 +3,11 @@
 //! Clock: none (built once, at exit, from the loop's totals).
 
 use super::{Graphics, Pacer};
+use serde::Serialize;
 use std::time::Instant;
 
-/// What a play session did, printed at exit.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What a play session did, printed at exit; serialised (derive) as the `--stats` JSON.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
     /// Render frames run.
     pub frames: u64,
@@ -24,7 +25,8 @@ pub struct Summary {
     pub jumps: u64,
     /// Respawns.
     pub respawns: u64,
-    /// Hash of the simulation state at exit.
+    /// Hash of the simulation state at exit (written as 16 hex digits).
+    #[serde(serialize_with = "hex16")]
     pub state_hash: u64,
     /// Player hitbox top-left at exit, pixels.
     pub player_x: f64,
@@ -91,40 +93,16 @@ impl Summary {
         )
     }
 
-    /// The summary as a JSON object (`--stats FILE`).
+    /// The summary as a JSON object (`--stats FILE`): its fields by their names, keys sorted
+    /// (serde_json's map), `state_hash` as 16 hex digits.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "frames": self.frames,
-            "ticks": self.ticks,
-            "mean_fps": self.mean_fps,
-            "max_ticks_in_frame": self.max_ticks_in_frame,
-            "clamp_events": self.clamp_events,
-            "cap_hits": self.cap_hits,
-            "jumps": self.jumps,
-            "respawns": self.respawns,
-            "state_hash": format!("{:016x}", self.state_hash),
-            "player_x": self.player_x,
-            "player_y": self.player_y,
-            "start_x": self.start_x,
-            "start_y": self.start_y,
-            "max_rise": self.max_rise,
-            "window_w": self.window_w,
-            "window_h": self.window_h,
-            "wall_s": self.wall_s,
-            "paused_s": self.paused_s,
-            "levels_completed": self.levels_completed,
-            "pace_late_mean_us": self.pace_late_mean_us,
-            "pace_late_max_us": self.pace_late_max_us,
-            "presented": self.presented,
-            "skipped_draws": self.skipped_draws,
-            "hidden_s": self.hidden_s,
-            "hidden_wakeups": self.hidden_wakeups,
-            "restores": self.restores,
-            "fps_since_restore": self.fps_since_restore,
-            "adapter": self.adapter,
-            "present_mode": self.present_mode,
-        })
+        serde_json::to_value(self).expect("a summary is numbers and strings")
     }
+}
+
+/// A hash as 16 lower-case hex digits.
+fn hex16<S: serde::Serializer>(h: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{h:016x}"))
 }
 
 /// The exit summary: what [`super::run`] prints and writes for `--stats`, from the app's state.
@@ -149,8 +127,8 @@ impl super::App {
             max_ticks_in_frame: t.max_steps_in_frame,
             clamp_events: t.clamp_events,
             cap_hits: t.cap_hits,
-            jumps: t.jumps,
-            respawns: t.respawns,
+            jumps: self.game.world().jumps,
+            respawns: self.game.world().respawns,
             state_hash: self.game.state_hash(),
             player_x: player.x,
             player_y: player.y,

@@ -226,11 +226,6 @@ impl Pads {
         Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default() }
     }
 
-    /// Number of pads connected now.
-    pub fn connected(&self) -> usize {
-        self.tracker.connected()
-    }
-
     /// Release every held pad action (see [`PadTracker::release_all`]).
     pub fn release_all(&mut self, out: &mut impl FnMut(InputEvent)) {
         self.tracker.release_all(out);

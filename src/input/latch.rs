@@ -52,11 +52,6 @@ impl Latch {
         self.queue.push_back((tick, ev));
     }
 
-    /// Events scheduled but not yet applied.
-    pub fn pending(&self) -> usize {
-        self.queue.len()
-    }
-
     /// Apply every event scheduled for `tick` or earlier and return the tick's input plus how
     /// many events it consumed.
     pub fn input_for_tick(&mut self, tick: u64) -> (TickInput, u32) {

@@ -12,66 +12,107 @@ pub mod shots;
 pub mod writer;
 
 pub use runner::{LabError, LabOptions, run_script, run_script_observed};
-pub use shots::FrameObserver;
+pub use shots::{FrameObserver, ObserverError, ShotError};
 
 use std::io::{Read, Write};
 use std::path::Path;
+
+/// Why `ledge lab` failed; one line (printed after `ledge: `, exit status 2 in `main`).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The script is malformed or fails while it runs (names the script and the line).
+    #[error(transparent)]
+    Script(#[from] LabError),
+    /// A `--shot` argument is malformed, or a shot cannot be drawn or written.
+    #[error(transparent)]
+    Shot(#[from] ShotError),
+    /// `--shot` in a build without a renderer.
+    #[error(
+        "--shot: this ledge was built without the `game` feature (no renderer); rebuild with default features"
+    )]
+    NoRenderer,
+    /// A `--shot` frame the script never reached.
+    #[error("{script}: --shot {frame}: the script has only {frames} frames")]
+    ShotMissed {
+        /// The script's name.
+        script: String,
+        /// The first frame asked for and not reached.
+        frame: u64,
+        /// Frames the script ran.
+        frames: u64,
+    },
+    /// A file (the script, `<stdin>`, the report) cannot be read or written.
+    #[error("{path}: {error}")]
+    File {
+        /// The file, as named on the command line.
+        path: String,
+        /// The operating system's error (in the message, said once).
+        error: std::io::Error,
+    },
+    /// The working directory or standard output failed.
+    #[error("{0}")]
+    Io(std::io::Error),
+}
 
 /// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...`: read
 /// the script (`-` for standard input), run it, draw the asked-for frames through `observer`
 /// (`None` in a build without a renderer), write the report (atomically when OUT is a file).
 ///
 /// # Errors
-/// A one-line message naming the script, the line and the problem (exit status 2 in `main`).
+/// [`CliError`], one line naming the script, the line and the problem.
 pub fn run_cli(
     script: &str,
     json: Option<&Path>,
     summary_only: bool,
     shots: &[String],
     observer: Option<&mut dyn shots::FrameObserver>,
-) -> anyhow::Result<()> {
+) -> Result<(), CliError> {
     if !shots.is_empty() && observer.is_none() {
-        anyhow::bail!(
-            "--shot: this ledge was built without the `game` feature (no renderer); rebuild with default features"
-        );
+        return Err(CliError::NoRenderer);
     }
     let mut wanted = std::collections::BTreeMap::new();
     for s in shots {
-        let (frame, path) = shots::parse_shot(s).map_err(|e| anyhow::anyhow!(e))?;
+        let (frame, path) = shots::parse_shot(s)?;
         wanted.insert(frame, path);
     }
     let mut shooter = shots::Shooter::new(wanted, observer);
     let (text, name, dir) = if script == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
-        (s, "<stdin>".to_string(), std::env::current_dir()?)
+        std::io::stdin().read_to_string(&mut s).map_err(file_error("<stdin>"))?;
+        (s, "<stdin>".to_string(), std::env::current_dir().map_err(CliError::Io)?)
     } else {
         let p = Path::new(script);
-        let s = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("{script}: {e}"))?;
+        let s = std::fs::read_to_string(p).map_err(file_error(script))?;
         let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
         (s, script.to_string(), dir)
     };
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
-    let report = run_script_observed(&text, &opts, &mut |f, lp| shooter.observe(f, lp))?;
-    if let Some(first) = shooter.missed().first() {
-        anyhow::bail!(
-            "{}: --shot {first}: the script has only {} frames",
-            opts.script_name,
-            report.summary.frames
-        );
+    let report = run_script_observed(&text, &opts, &mut |f, lp| Ok(shooter.observe(f, lp)?))?;
+    if let Some(&frame) = shooter.missed().first() {
+        return Err(CliError::ShotMissed {
+            script: opts.script_name,
+            frame,
+            frames: report.summary.totals.frames,
+        });
     }
     let out = report.to_json();
     match json {
         Some(path) => {
             let tmp = path.with_extension("json.partial");
-            std::fs::write(&tmp, out.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
-            std::fs::rename(&tmp, path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            std::fs::write(&tmp, out.as_bytes()).map_err(file_error(tmp.display()))?;
+            std::fs::rename(&tmp, path).map_err(file_error(path.display()))?;
         }
         None => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(out.as_bytes())?;
-            stdout.write_all(b"\n")?;
+            stdout.write_all(out.as_bytes()).map_err(CliError::Io)?;
+            stdout.write_all(b"\n").map_err(CliError::Io)?;
         }
     }
     Ok(())
+}
+
+/// [`CliError::File`] for `path`.
+fn file_error(path: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> CliError {
+    let path = path.to_string();
+    move |error| CliError::File { path, error }
 }

@@ -12,9 +12,9 @@
 
 use super::script::{At, Step};
 use super::writer::{Repeat, ScriptWriter};
-use crate::game_loop::LoopConfig;
 use crate::input::InputEvent;
 use crate::sim::Tuning;
+use crate::time::StepperConfig;
 use std::path::{Path, PathBuf};
 
 /// A recording that could not be written: the file and the I/O error.
@@ -38,7 +38,7 @@ pub struct Recorder {
 impl Recorder {
     /// Start a recording of `level_path` played with `tuning` and `config`, to be written to
     /// `path` by [`Recorder::finish`].
-    pub fn new(path: &Path, level_path: &Path, tuning: &Tuning, config: &LoopConfig) -> Self {
+    pub fn new(path: &Path, level_path: &Path, tuning: &Tuning, config: &StepperConfig) -> Self {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment("Recorded by `ledge --record`; replay with `ledge lab FILE`.");
         let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
@@ -48,7 +48,7 @@ impl Recorder {
             script.tuning(key, *t.field_mut(key).expect("KEYS are fields"));
         }
         script.config("tick_hz", f64::from(config.tick_hz));
-        script.config("max_frame_ms", config.max_frame_ms);
+        script.config("max_frame_ms", config.max_frame_ms());
         script.config("max_steps", f64::from(config.max_steps));
         Recorder { path: path.to_path_buf(), script, last_frame_ns: 0 }
     }
@@ -106,7 +106,7 @@ mod tests {
         let level_path = root.join("assets/levels/level1.tmx");
         let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
         let tuning = Tuning::default();
-        let config = LoopConfig::default();
+        let config = StepperConfig::default();
         let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
         let mut rec = Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config);
         // irregular frames, events between them, a pad
@@ -136,7 +136,7 @@ mod tests {
         let opts = LabOptions { script_name: "rec".into(), script_dir: root.into(), summary_only: true };
         let report = run_script(&text, &opts).unwrap();
         assert_eq!(report.summary.state_hash, format!("{:016x}", lp.state_hash()), "{text}");
-        assert_eq!(report.summary.ticks, lp.totals().ticks);
+        assert_eq!(report.summary.totals.ticks, lp.totals().ticks);
         assert!(report.summary.jumps >= 1);
     }
 

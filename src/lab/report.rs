@@ -2,117 +2,31 @@
 //!
 //! Clock: none; it records what the scripted frames and ticks did.
 
+use crate::game_loop::{FrameStats, TickRecord, Totals};
+use crate::time::StepperConfig;
 use serde::Serialize;
 
-/// `config` section.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct ConfigReport {
-    /// Tick rate, Hz.
-    pub tick_hz: u32,
-    /// Frame clamp, ms.
-    pub max_frame_ms: f64,
-    /// Catch-up cap, ticks per frame.
-    pub max_steps: u32,
-}
-
-/// Player state in a frame (`player`): authoritative, after the frame's ticks.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
-pub struct PlayerReport {
-    /// Hitbox top-left x, px.
-    pub x: f64,
-    /// Hitbox top-left y, px (down).
-    pub y: f64,
-    /// Velocity x, px/s.
-    pub vx: f64,
-    /// Velocity y, px/s.
-    pub vy: f64,
-    /// Standing on something.
-    pub on_ground: bool,
-}
-
-/// A point, px.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
-pub struct Point {
-    /// x, px.
-    pub x: f64,
-    /// y, px.
-    pub y: f64,
-}
-
-/// One frame (`frames[]`).
+/// One frame (`frames[]`): the loop's [`FrameStats`] between the lab's frame index and pause
+/// state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct FrameReport {
     /// Frame index from 0.
     pub frame: u64,
-    /// Raw delta after any `tick-cost` stretch, ms.
-    pub dt_ms: f64,
-    /// The delta exceeded max_frame_ms.
-    pub clamped: bool,
-    /// Ticks run.
-    pub steps: u32,
-    /// The catch-up cap dropped ticks.
-    pub capped: bool,
-    /// Wall time never simulated this frame, ms.
-    pub dropped_ms: f64,
-    /// Banked time after the ticks, ms.
-    pub accumulator_ms: f64,
-    /// Interpolation factor after the ticks, [0, 1).
-    pub alpha: f64,
-    /// Last tick run so far.
-    pub tick: u64,
-    /// Authoritative player state.
-    pub player: PlayerReport,
-    /// Interpolated (drawn) player position, exact.
-    pub drawn: Point,
-    /// Camera centre.
-    pub camera: Point,
-    /// Input events applied by this frame's ticks.
-    pub events_consumed: u32,
+    /// What the frame did, with `dt_ns` the scripted wall delta after any `tick-cost` stretch
+    /// (the loop sees none of a paused frame's).
+    #[serde(flatten)]
+    pub stats: FrameStats,
     /// The game was paused (`config pause_on_focus_loss 1`): no ticks ran. An addition to
     /// LAB.md.
     pub paused: bool,
 }
 
-/// One tick (`ticks[]`).
+/// `summary` section: the loop's [`Totals`], then the simulation's counts and the lab's own.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct TickReport {
-    /// Tick number from 1.
-    pub tick: u64,
-    /// Hitbox top-left x after the tick, px.
-    pub x: f64,
-    /// Hitbox top-left y after the tick, px.
-    pub y: f64,
-    /// Velocity x, px/s.
-    pub vx: f64,
-    /// Velocity y, px/s.
-    pub vy: f64,
-    /// On the ground after the tick.
-    pub on_ground: bool,
-    /// A jump started in this tick.
-    pub jump_started: bool,
-    /// Respawned or teleported in this tick.
-    pub respawned: bool,
-}
-
-/// `summary` section.
-#[derive(Clone, Debug, Serialize, PartialEq, Default)]
 pub struct SummaryReport {
-    /// Frames run.
-    pub frames: u64,
-    /// Ticks run.
-    pub ticks: u64,
-    /// Simulated time, ms (ticks x step).
-    pub sim_ms: f64,
-    /// Scripted wall time, ms.
-    pub wall_ms: f64,
-    /// Wall time never simulated, ms.
-    pub dropped_ms: f64,
-    /// Most ticks in a frame.
-    pub max_steps_in_frame: u32,
-    /// Frames clamped.
-    pub clamp_events: u64,
-    /// Frames capped.
-    pub cap_hits: u64,
+    /// Frames, ticks, simulated and wall time, dropped time, the clamp and cap counts.
+    #[serde(flatten)]
+    pub totals: Totals,
     /// Jumps started.
     pub jumps: u64,
     /// Respawns (deaths and teleports).
@@ -131,13 +45,13 @@ pub struct SummaryReport {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Report {
     /// Loop settings used.
-    pub config: ConfigReport,
+    pub config: StepperConfig,
     /// Every frame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frames: Option<Vec<FrameReport>>,
     /// Every tick.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ticks: Option<Vec<TickReport>>,
+    pub ticks: Option<Vec<TickRecord>>,
     /// Totals.
     pub summary: SummaryReport,
 }

@@ -5,12 +5,14 @@
 
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
+use super::shots::ObserverError;
 use super::writer::format_ms;
-use crate::game_loop::{Loop, LoopConfig};
+use crate::game_loop::{FrameStats, Loop};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
+use crate::time::StepperConfig;
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -36,10 +38,6 @@ pub struct LabError {
     pub line: usize,
     /// The problem.
     pub msg: String,
-}
-
-fn ns_to_ms(ns: u64) -> f64 {
-    ns as f64 / 1e6
 }
 
 /// An event waiting for the frame whose interval contains its time.
@@ -100,12 +98,11 @@ pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
 pub fn run_script_observed(
     text: &str,
     opts: &LabOptions,
-    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), String>,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
     let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
-    let hz = lp.config().tick_hz;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -167,43 +164,15 @@ pub fn run_script_observed(
                     let paused = pause.since.is_some();
                     let f = if paused { lp.idle_stats() } else { lp.frame(clock_ns - pause.total_ns) };
                     last_steps = f.steps;
-                    observe(frame_index, &lp).map_err(|e| fail(*line, e))?;
+                    observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
                     if !opts.summary_only {
-                        let w = lp.world();
-                        let (drawn, cam) = (lp.drawn(), lp.camera().centre);
                         frames.push(FrameReport {
                             frame: frame_index,
-                            dt_ms: ns_to_ms(dt),
-                            clamped: f.clamped,
-                            steps: f.steps,
-                            capped: f.capped,
-                            dropped_ms: f.dropped_ms,
-                            accumulator_ms: f.accumulator_ms,
-                            alpha: f.alpha,
-                            tick: f.tick,
-                            player: PlayerReport {
-                                x: w.player.pos.x,
-                                y: w.player.pos.y,
-                                vx: w.player.vel.x,
-                                vy: w.player.vel.y,
-                                on_ground: w.player.on_ground,
-                            },
-                            drawn: Point { x: drawn.x, y: drawn.y },
-                            camera: Point { x: cam.x, y: cam.y },
-                            events_consumed: f.events_consumed,
+                            stats: FrameStats { dt_ns: dt, ..f },
                             paused,
                         });
                         if !paused {
-                            ticks.extend(lp.ticks_this_frame().iter().map(|t| TickReport {
-                                tick: t.tick,
-                                x: t.pos.x,
-                                y: t.pos.y,
-                                vx: t.vel.x,
-                                vy: t.vel.y,
-                                on_ground: t.on_ground,
-                                jump_started: t.jump_started,
-                                respawned: t.respawned,
-                            }));
+                            ticks.extend_from_slice(lp.ticks_this_frame());
                         }
                     }
                     frame_index += 1;
@@ -215,31 +184,19 @@ pub fn run_script_observed(
         }
     }
 
-    let t = *lp.totals();
-    let cfg = *lp.config();
+    let w = lp.world();
     Ok(Report {
-        config: ConfigReport {
-            tick_hz: cfg.tick_hz,
-            max_frame_ms: cfg.max_frame_ms,
-            max_steps: cfg.max_steps,
-        },
+        config: *lp.config(),
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
-            frames: t.frames,
-            ticks: t.ticks,
-            sim_ms: t.ticks as f64 * 1000.0 / hz as f64,
-            wall_ms: ns_to_ms(t.wall_ns),
-            dropped_ms: t.dropped_ms,
-            max_steps_in_frame: t.max_steps_in_frame,
-            clamp_events: t.clamp_events,
-            cap_hits: t.cap_hits,
-            jumps: t.jumps,
-            respawns: t.respawns,
+            totals: *lp.totals(),
+            jumps: w.jumps,
+            respawns: w.respawns,
             surface_configures: configures,
             state_hash: format!("{:016x}", lp.state_hash()),
-            deaths: lp.world().deaths,
-            level_complete: lp.world().level_complete,
+            deaths: w.deaths,
+            level_complete: w.level_complete,
         },
     })
 }
@@ -250,9 +207,9 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
     for (key, v, line) in &script.tuning {
-        tuning.set(key, *v).map_err(|e| fail(*line, e))?;
+        tuning.set(key, *v).map_err(|e| fail(*line, e.to_string()))?;
     }
-    let mut config = LoopConfig::default();
+    let mut config = StepperConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
     for (key, v, line) in &script.config {
@@ -263,10 +220,16 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                 Err(fail(*line, format!("config {key} must be a whole number, got {v}")))
             }
         };
-        match key.as_str() {
-            "tick_hz" => config.tick_hz = whole(*v)?,
-            "max_steps" => config.max_steps = whole(*v)?,
-            "max_frame_ms" => config.max_frame_ms = *v,
+        let checked = match key.as_str() {
+            "tick_hz" => {
+                config.tick_hz = whole(*v)?;
+                config.validate()
+            }
+            "max_steps" => {
+                config.max_steps = whole(*v)?;
+                config.validate()
+            }
+            "max_frame_ms" => config.set_max_frame_ms(*v),
             "reduced_motion" | "pause_on_focus_loss" => {
                 if *v != 0.0 && *v != 1.0 {
                     return Err(fail(*line, format!("config {key} must be 0 or 1, got {v}")));
@@ -274,6 +237,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                 let slot =
                     if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
                 *slot = *v == 1.0;
+                Ok(())
             }
             other => {
                 return Err(fail(
@@ -283,8 +247,8 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                     ),
                 ));
             }
-        }
-        config.stepper().map_err(|e| fail(*line, format!("config {key}: {e}")))?;
+        };
+        checked.map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
     let level: Level = match &script.level {
         LevelSource::Default => {
@@ -308,7 +272,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
             load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
-    let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e))?;
+    let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
     Ok((lp, pause_on_focus_loss))
 }

@@ -6,51 +6,57 @@
 //! lavapipe on machines without a GPU). A lab-only build (no `game` feature) has none, and
 //! `--shot` says so.
 
+use crate::assets::{AssetError, save_png};
 use crate::game_loop::Loop;
 use crate::present::view::FrameView;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Shot image size, pixels: the game's default window (640x360 view at scale 2).
 pub const SHOT_SIZE: (u32, u32) = (1280, 720);
 
+/// A `--shot` that cannot be taken; one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ShotError {
+    /// `--shot ARG` is not `FRAME=PATH`.
+    #[error("--shot {0}: expected FRAME=PATH.png")]
+    Form(String),
+    /// FRAME is not a frame index.
+    #[error("--shot {0}: FRAME must be a frame index (0, 1, ...)")]
+    Frame(String),
+    /// PATH is empty.
+    #[error("--shot {0}: missing PATH")]
+    MissingPath(String),
+    /// This build has no renderer to draw with.
+    #[error("--shot: this ledge was built without the `game` feature (no renderer)")]
+    NoRenderer,
+    /// The observer could not draw the frame.
+    #[error("--shot {frame}: {msg}")]
+    Draw {
+        /// The frame index.
+        frame: u64,
+        /// The observer's error, on one line.
+        msg: String,
+    },
+    /// The image could not be written.
+    #[error(transparent)]
+    Png(#[from] AssetError),
+}
+
+/// An observer's error: whatever its renderer reports (the lab cannot name GPU error types).
+pub type ObserverError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Parse `FRAME=PATH` (FRAME a frame index from 0, as in the report).
 ///
 /// # Errors
-/// A one-line message when the form is wrong.
-pub fn parse_shot(arg: &str) -> Result<(u64, PathBuf), String> {
-    let (frame, path) =
-        arg.split_once('=').ok_or_else(|| format!("--shot {arg}: expected FRAME=PATH.png"))?;
-    let frame = frame
-        .trim()
-        .parse::<u64>()
-        .map_err(|_| format!("--shot {arg}: FRAME must be a frame index (0, 1, ...)"))?;
+/// [`ShotError::Form`], [`ShotError::Frame`] or [`ShotError::MissingPath`].
+pub fn parse_shot(arg: &str) -> Result<(u64, PathBuf), ShotError> {
+    let (frame, path) = arg.split_once('=').ok_or_else(|| ShotError::Form(arg.to_owned()))?;
+    let frame = frame.trim().parse::<u64>().map_err(|_| ShotError::Frame(arg.to_owned()))?;
     if path.is_empty() {
-        return Err(format!("--shot {arg}: missing PATH"));
+        return Err(ShotError::MissingPath(arg.to_owned()));
     }
     Ok((frame, PathBuf::from(path)))
-}
-
-/// Write RGBA8 sRGB pixels as a PNG, atomically (a temporary file renamed into place).
-///
-/// # Errors
-/// The file cannot be written; the message names it.
-pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("png.partial");
-    let write = || -> Result<(), Box<dyn std::error::Error>> {
-        let file = std::fs::File::create(&tmp)?;
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-        enc.write_header()?.write_image_data(rgba)?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: {e}", path.display())
-    })
 }
 
 /// Draws a frame the lab was asked to shoot. The lab calls it only for those frames, after
@@ -60,8 +66,8 @@ pub trait FrameObserver {
     /// `width * height * 4` bytes.
     ///
     /// # Errors
-    /// A one-line message (no GPU adapter, not even a software one; a readback failure).
-    fn draw(&mut self, view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, String>;
+    /// The renderer's error (no GPU adapter, not even a software one; a readback failure).
+    fn draw(&mut self, view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, ObserverError>;
 }
 
 /// Draws the requested frames as the lab runs, through a [`FrameObserver`].
@@ -81,14 +87,13 @@ impl<'o> Shooter<'o> {
     ///
     /// # Errors
     /// No renderer in this build, the observer's error, or the PNG cannot be written.
-    pub fn observe(&mut self, frame: u64, lp: &Loop) -> Result<(), String> {
+    pub fn observe(&mut self, frame: u64, lp: &Loop) -> Result<(), ShotError> {
         let Some(path) = self.wanted.remove(&frame) else { return Ok(()) };
-        let observer = self.observer.as_deref_mut().ok_or_else(|| {
-            "--shot: this ledge was built without the `game` feature (no renderer)".to_owned()
-        })?;
+        let observer = self.observer.as_deref_mut().ok_or(ShotError::NoRenderer)?;
         let (w, h) = SHOT_SIZE;
-        let pixels = observer.draw(&lp.view(), w, h).map_err(|e| format!("--shot {frame}: {e}"))?;
-        save_png(&path, w, h, &pixels)
+        let pixels =
+            observer.draw(&lp.view(), w, h).map_err(|e| ShotError::Draw { frame, msg: e.to_string() })?;
+        Ok(save_png(&path, w, h, &pixels)?)
     }
 
     /// Frames asked for that the script never reached.

@@ -276,11 +276,6 @@ impl Gpu {
         self.state.configured()
     }
 
-    /// How many times the surface has been configured.
-    pub fn configures(&self) -> u64 {
-        self.state.configures()
-    }
-
     /// Acquire/present counters.
     pub fn stats(&self) -> SurfaceStats {
         self.stats

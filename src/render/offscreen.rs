@@ -124,12 +124,3 @@ impl Offscreen {
         Ok(pixels)
     }
 }
-
-/// Draw `view` off-screen into a `width` x `height` RGBA8 (sRGB) image, with no window. Opens
-/// a GPU context for the call; use [`Offscreen`] to draw many images.
-///
-/// # Errors
-/// No adapter, no device, atlas missing, or readback failure.
-pub fn render_to_rgba(view: &FrameView<'_>, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-    Offscreen::new()?.render(view, width, height)
-}

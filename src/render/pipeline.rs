@@ -22,7 +22,6 @@
 use super::gpu::{GpuContext, RenderError};
 use crate::present::atlas;
 use crate::present::instances::SpriteInstance;
-use std::ops::Range;
 
 /// The camera as the shader reads it (bind group 0, binding 0). Mirrors `Camera` in
 /// `shaders/sprite.wgsl`; 32 bytes.
@@ -70,22 +69,6 @@ pub fn instance_layout() -> wgpu::VertexBufferLayout<'static> {
 pub(super) fn wgpu_color(srgb: [u8; 3]) -> wgpu::Color {
     use crate::present::instances::srgb_to_linear;
     wgpu::Color { r: srgb_to_linear(srgb[0]), g: srgb_to_linear(srgb[1]), b: srgb_to_linear(srgb[2]), a: 1.0 }
-}
-
-/// A run of consecutive instances drawn with one texture: one draw call (Bevy's
-/// `SpriteBatch { range }`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpriteBatch {
-    /// Instance indices in the instance buffer.
-    pub range: Range<u32>,
-}
-
-/// Split `n` instances into texture runs. One atlas, so one run (none when `n` is 0).
-pub(super) fn batches(n: usize, out: &mut Vec<SpriteBatch>) {
-    out.clear();
-    if n > 0 {
-        out.push(SpriteBatch { range: 0..n as u32 });
-    }
 }
 
 /// How a list of instances meets what is already in the target.
@@ -336,15 +319,8 @@ impl SpritePipeline {
     }
 
     /// Record `layer`'s instances into `pass` (whose viewport the caller set) with the `blend`
-    /// pipeline: one draw per run in `runs`, or one draw of everything uploaded when `runs` is
-    /// `None`.
-    pub fn draw(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        layer: &InstanceLayer,
-        blend: Blend,
-        runs: Option<&[SpriteBatch]>,
-    ) {
+    /// pipeline: one draw of everything uploaded (one atlas, so one texture run).
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, layer: &InstanceLayer, blend: Blend) {
         if layer.is_empty() {
             return;
         }
@@ -354,14 +330,8 @@ impl SpritePipeline {
         });
         pass.set_bind_group(0, &layer.bind_group, &[]);
         pass.set_vertex_buffer(0, layer.buffer.slice(..));
-        match runs {
-            Some(runs) => {
-                for run in runs {
-                    pass.draw(0..4, run.range.clone());
-                }
-            }
-            None => pass.draw(0..4, 0..layer.count),
-        }
+        // One atlas: every instance of a layer is one texture run, one draw call.
+        pass.draw(0..4, 0..layer.count);
     }
 }
 
@@ -476,14 +446,5 @@ mod tests {
         let odd = screen_uniform(1279, 721);
         assert_eq!(odd.center[0] - odd.view_size[0] * 0.5, 0.0);
         assert_eq!(screen_uniform(0, 0).view_size, [1.0, 1.0]);
-    }
-
-    #[test]
-    fn one_run_one_draw() {
-        let mut b = Vec::new();
-        batches(5, &mut b);
-        assert_eq!(b, vec![SpriteBatch { range: 0..5 }]);
-        batches(0, &mut b);
-        assert!(b.is_empty());
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! 1. the world pass: clear the target to the letterbox colour, then, in the letterboxed
 //!    viewport ([`letterbox`]), the sky, tiles, `--stress` sprites and player in one instance
-//!    list ([`build_instances`]), one draw per texture run, **without blending** (opaque and
+//!    list ([`build_instances`]), one draw (one atlas: one texture run), **without blending** (opaque and
 //!    alpha-tested content, see [`super::pipeline`]);
 //! 2. the overlay pass (only when the UI has something to draw): over the whole target, the
 //!    UI's quads **alpha-blended**, then its text (glyphon, blended).
@@ -15,12 +15,10 @@
 //! copy into a readback buffer first. Nothing here writes the world.
 
 use super::gpu::{GpuContext, RenderError};
-use super::pipeline::{
-    Blend, InstanceLayer, SpriteBatch, SpritePipeline, SpriteUniform, batches, screen_uniform, wgpu_color,
-};
+use super::pipeline::{Blend, InstanceLayer, SpritePipeline, SpriteUniform, screen_uniform, wgpu_color};
 use super::text::TextRenderer;
 use crate::present::instances::{LETTERBOX_SRGB, SpriteInstance, build_instances};
-use crate::present::letterbox::{Letterbox, letterbox};
+use crate::present::letterbox::letterbox;
 use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::ui::Layer;
 
@@ -43,10 +41,6 @@ pub struct Renderer {
     screen: InstanceLayer,
     /// This frame's world instances (kept to reuse the allocation).
     instances: Vec<SpriteInstance>,
-    /// This frame's texture runs.
-    batches: Vec<SpriteBatch>,
-    /// Where the view landed in the target this frame.
-    letterbox: Letterbox,
 }
 
 impl Renderer {
@@ -60,15 +54,7 @@ impl Renderer {
         let text = TextRenderer::new(ctx, format)?;
         let world = sprites.layer(ctx, "world instances", WORLD_CAPACITY);
         let screen = sprites.layer(ctx, "screen-space instances", SCREEN_CAPACITY);
-        Ok(Self {
-            sprites,
-            text,
-            world,
-            screen,
-            instances: Vec::with_capacity(WORLD_CAPACITY),
-            batches: Vec::new(),
-            letterbox: letterbox(VIEW_SIZE.x as u32, VIEW_SIZE.y as u32),
-        })
+        Ok(Self { sprites, text, world, screen, instances: Vec::with_capacity(WORLD_CAPACITY) })
     }
 
     /// Upload this frame (`view` and `ui` for a target of `size` = (width, height) pixels) and
@@ -83,12 +69,11 @@ impl Renderer {
         ui: &Layer,
     ) -> wgpu::CommandEncoder {
         build_instances(view, &mut self.instances);
-        batches(self.instances.len(), &mut self.batches);
-        self.letterbox = letterbox(size.0, size.1);
+        let lb = letterbox(size.0, size.1);
         let camera = SpriteUniform {
             center: [view.camera.x as f32, view.camera.y as f32],
             view_size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
-            scale: self.letterbox.scale,
+            scale: lb.scale,
             _pad0: 0.0,
             _pad1: [0.0; 2],
         };
@@ -106,15 +91,14 @@ impl Renderer {
                 "world pass",
                 wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB)),
             );
-            let lb = self.letterbox;
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.world, Blend::Opaque, Some(&self.batches));
+            self.sprites.draw(&mut pass, &self.world, Blend::Opaque);
         }
         if !ui.quads.is_empty() || !ui.text.is_empty() {
             let mut pass = begin_pass(&mut encoder, target, "overlay pass", wgpu::LoadOp::Load);
             let (w, h) = (size.0.max(1), size.1.max(1));
             pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.screen, Blend::Alpha, None);
+            self.sprites.draw(&mut pass, &self.screen, Blend::Alpha);
             self.text.draw(&mut pass);
         }
         encoder
@@ -128,16 +112,6 @@ impl Renderer {
     /// World instances drawn last frame.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
-    }
-
-    /// Draw calls the world took last frame (one per texture run).
-    pub fn draw_calls(&self) -> usize {
-        self.batches.len()
-    }
-
-    /// Where the view landed in the target last frame.
-    pub fn letterbox(&self) -> Letterbox {
-        self.letterbox
     }
 }
 

@@ -149,11 +149,6 @@ impl TextRenderer {
         })
     }
 
-    /// The font family in use (e.g. "DejaVu Sans Mono").
-    pub fn family(&self) -> &str {
-        &self.family
-    }
-
     /// Shape `text` at `size` px into a slot (reusing its buffer) and return its widest line.
     fn shape(&mut self, i: usize, text: &str, size: f32) -> f32 {
         let metrics = Metrics::new(size, (size * LINE_HEIGHT).round());
@@ -178,17 +173,6 @@ impl TextRenderer {
             slot.size = size;
         }
         slot.width
-    }
-
-    /// Width in pixels of the widest line of `text` at `size` px, shaped with the shipped font.
-    pub fn measure(&mut self, text: &str, size: f32) -> f32 {
-        let metrics = Metrics::new(size, (size * LINE_HEIGHT).round());
-        let mut buffer = Buffer::new(&mut self.font_system, metrics);
-        buffer.set_hinting(Hinting::Enabled);
-        buffer.set_size(None, None);
-        buffer.set_text(text, &Attrs::new().family(Family::Name(&self.family)), Shaping::Advanced, None);
-        buffer.shape_until_scroll(&mut self.font_system, false);
-        buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max)
     }
 
     /// Shape and upload `items` for a target of `size` (width, height) window pixels. Call
@@ -334,11 +318,7 @@ mod tests {
         let px = off.render_with_overlay(&view, w, h, &ui).expect("renders");
         if let Some(dir) = std::env::var_os("LEDGE_TEST_DUMP") {
             let path = std::path::Path::new(&dir).join("text_offscreen.png");
-            let file = std::fs::File::create(&path).expect("create dump");
-            let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            enc.write_header().and_then(|mut wr| wr.write_image_data(&px)).expect("write dump");
+            crate::assets::save_png(&path, w, h, &px).expect("write dump");
         }
         let at = |x: u32, y: u32| {
             let i = ((y * w + x) * 4) as usize;

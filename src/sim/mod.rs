@@ -15,5 +15,5 @@ pub mod world;
 
 pub use action::{Action, TickInput};
 pub use player::{HITBOX, TickOutcome, step};
-pub use tuning::{Tuning, TuningError};
+pub use tuning::{Tuning, TuningError, ValueError};
 pub use world::{Player, World};

@@ -86,13 +86,40 @@ pub enum TuningError {
         msg: String,
     },
     /// A value is out of its allowed range.
-    #[error("{path}: {msg}")]
+    #[error("{path}: {reason}")]
     Range {
-        /// The tuning file, or "override".
+        /// The tuning file.
         path: String,
-        /// Which key and why.
-        msg: String,
+        /// Which key and why (in the message, not a separate `source`: one line, said once).
+        reason: ValueError,
     },
+}
+
+/// A tuning key or value refused by [`Tuning::set`] or [`Tuning::validate`]; one line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// No such key (the lab's `tuning KEY VALUE`).
+    #[error("unknown tuning key '{0}' (known: {known})", known = Tuning::KEYS.join(", "))]
+    UnknownKey(String),
+    /// Not a number in [0, [`MAX_VALUE`]].
+    #[error("{key} must be a number in [0, {max}], got {value}", max = MAX_VALUE)]
+    OutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The value refused.
+        value: f64,
+    },
+    /// Zero where only a positive value works.
+    #[error("{key} must be > 0, got {value}")]
+    NotPositive {
+        /// The key.
+        key: &'static str,
+        /// The value refused.
+        value: f64,
+    },
+    /// `corner_correction` over half a tile.
+    #[error("corner_correction must be ≤ 8 px, got {0}")]
+    CornerCorrection(f64),
 }
 
 impl Tuning {
@@ -126,7 +153,7 @@ impl Tuning {
             path: name.clone(),
             msg: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
         })?;
-        t.validate().map_err(|msg| TuningError::Range { path: name, msg })?;
+        t.validate().map_err(|reason| TuningError::Range { path: name, reason })?;
         Ok(t)
     }
 
@@ -154,11 +181,9 @@ impl Tuning {
     /// Set one value by name and re-validate.
     ///
     /// # Errors
-    /// A one-line message: unknown key, or the value out of range.
-    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
-        let slot = self
-            .field_mut(key)
-            .ok_or_else(|| format!("unknown tuning key '{key}' (known: {})", Self::KEYS.join(", ")))?;
+    /// [`ValueError`]: unknown key, or the value out of range.
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), ValueError> {
+        let slot = self.field_mut(key).ok_or_else(|| ValueError::UnknownKey(key.to_string()))?;
         let old = *slot;
         *slot = value;
         if let Err(e) = self.validate() {
@@ -172,13 +197,13 @@ impl Tuning {
     /// apex_gravity_mult and air_mult positive; corner_correction ≤ 8 px (half a tile).
     ///
     /// # Errors
-    /// A one-line message naming the first bad key.
-    pub fn validate(&self) -> Result<(), String> {
+    /// [`ValueError`] naming the first bad key.
+    pub fn validate(&self) -> Result<(), ValueError> {
         let mut probe = self.clone();
         for key in Self::KEYS {
             let v = *probe.field_mut(key).expect("KEYS are fields");
             if !v.is_finite() || !(0.0..=MAX_VALUE).contains(&v) {
-                return Err(format!("{key} must be a number in [0, {MAX_VALUE}], got {v}"));
+                return Err(ValueError::OutOfRange { key, value: v });
             }
         }
         for (key, v) in [
@@ -189,11 +214,11 @@ impl Tuning {
             ("air_mult", self.air_mult),
         ] {
             if v <= 0.0 {
-                return Err(format!("{key} must be > 0, got {v}"));
+                return Err(ValueError::NotPositive { key, value: v });
             }
         }
         if self.corner_correction > 8.0 {
-            return Err(format!("corner_correction must be ≤ 8 px, got {}", self.corner_correction));
+            return Err(ValueError::CornerCorrection(self.corner_correction));
         }
         Ok(())
     }
@@ -216,7 +241,7 @@ mod tests {
     #[test]
     fn set_rejects_unknown_keys_and_bad_values_and_keeps_the_old_value() {
         let mut t = Tuning::default();
-        assert!(t.set("gravty", 1.0).unwrap_err().contains("unknown tuning key 'gravty'"));
+        assert!(t.set("gravty", 1.0).unwrap_err().to_string().contains("unknown tuning key 'gravty'"));
         assert!(t.set("gravity", -5.0).is_err());
         assert!(t.set("gravity", f64::NAN).is_err());
         assert_eq!(t.gravity, 1800.0);

@@ -5,4 +5,4 @@
 
 pub mod stepper;
 
-pub use stepper::{FramePlan, Stepper, StepperConfig};
+pub use stepper::{ConfigError, FramePlan, Stepper, StepperConfig};

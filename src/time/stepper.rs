@@ -20,15 +20,37 @@ pub const UNITS_PER_TICK: u64 = 1_000_000_000;
 /// The largest allowed `max_frame_ns`: one hour. Keeps `delta x tick_hz` far inside `u64`.
 pub const MAX_FRAME_NS_LIMIT: u64 = 3_600_000_000_000;
 
-/// Loop settings (LAB.md `config` keys).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Loop settings (LAB.md `config` keys): the one config type of the game, the loop and the
+/// lab. Serialised as the lab report's `config` section (`tick_hz`, `max_frame_ms`,
+/// `max_steps`; see [`StepperConfig::max_frame_ms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepperConfig {
     /// Fixed tick rate in Hz, an integer in 1..=1000 (default 60).
     pub tick_hz: u32,
-    /// Longest frame delta taken as is, nanoseconds (default 250 ms, seed 001).
+    /// Longest frame delta taken as is, nanoseconds, in 1..=[`MAX_FRAME_NS_LIMIT`] (default
+    /// 250 ms, seed 001). Written in milliseconds in scripts and reports (`max_frame_ms`).
     pub max_frame_ns: u64,
     /// Most ticks run in one frame (default 8, seed 004); at least 1.
     pub max_steps: u32,
+}
+
+/// A loop setting out of range. The message is one line, as the lab prints it after
+/// `config KEY: `.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// `tick_hz` outside 1..=1000.
+    #[error("tick_hz must be an integer in 1..=1000, got {0}")]
+    TickHz(u32),
+    /// `max_steps` of 0.
+    #[error("max_steps must be at least 1")]
+    MaxSteps,
+    /// `max_frame_ms` as written is not a number in (0, 3600000].
+    #[error("max_frame_ms must be in (0, 3600000], got {0}")]
+    MaxFrameMs(f64),
+    /// `max_frame_ns` outside 1..=[`MAX_FRAME_NS_LIMIT`] (e.g. a positive `max_frame_ms` that
+    /// rounds to 0 ns).
+    #[error("max_frame_ms must be in (0, 3600000] (one hour)")]
+    MaxFrameNs,
 }
 
 impl Default for StepperConfig {
@@ -38,26 +60,53 @@ impl Default for StepperConfig {
 }
 
 impl StepperConfig {
-    /// Check the ranges: `tick_hz` in 1..=1000, `max_steps` ≥ 1, `max_frame_ns` ≥ 1.
+    /// Check the ranges: `tick_hz` in 1..=1000, `max_steps` ≥ 1, `max_frame_ns` in
+    /// 1..=[`MAX_FRAME_NS_LIMIT`].
     ///
     /// # Errors
-    /// A one-line description of the first value out of range.
-    pub fn validate(&self) -> Result<(), String> {
+    /// The first value out of range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=1000).contains(&self.tick_hz) {
-            return Err(format!("tick_hz must be an integer in 1..=1000, got {}", self.tick_hz));
+            return Err(ConfigError::TickHz(self.tick_hz));
         }
         if self.max_steps < 1 {
-            return Err("max_steps must be at least 1".into());
+            return Err(ConfigError::MaxSteps);
         }
         if !(1..=MAX_FRAME_NS_LIMIT).contains(&self.max_frame_ns) {
-            return Err("max_frame_ms must be in (0, 3600000] (one hour)".into());
+            return Err(ConfigError::MaxFrameNs);
         }
         Ok(())
     }
 
-    /// Length of one tick in seconds (1 / tick_hz).
-    pub fn dt_seconds(&self) -> f64 {
-        1.0 / self.tick_hz as f64
+    /// Set the frame clamp from milliseconds as a user writes them (LAB.md `config
+    /// max_frame_ms`), rounded to the nearest nanosecond.
+    ///
+    /// # Errors
+    /// [`ConfigError::MaxFrameMs`] for a value that is not finite or not in (0, 3600000];
+    /// [`ConfigError::MaxFrameNs`] when it rounds to 0 ns.
+    pub fn set_max_frame_ms(&mut self, ms: f64) -> Result<(), ConfigError> {
+        if !(ms.is_finite() && ms > 0.0 && ms <= 3.6e6) {
+            return Err(ConfigError::MaxFrameMs(ms));
+        }
+        self.max_frame_ns = (ms * 1e6).round() as u64;
+        self.validate()
+    }
+
+    /// The frame clamp in milliseconds (`max_frame_ns` / 1e6): what scripts and reports write.
+    pub fn max_frame_ms(&self) -> f64 {
+        self.max_frame_ns as f64 / 1e6
+    }
+}
+
+/// The report's `config` object: `{"tick_hz":…,"max_frame_ms":…,"max_steps":…}` (LAB.md).
+impl serde::Serialize for StepperConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("StepperConfig", 3)?;
+        st.serialize_field("tick_hz", &self.tick_hz)?;
+        st.serialize_field("max_frame_ms", &self.max_frame_ms())?;
+        st.serialize_field("max_steps", &self.max_steps)?;
+        st.end()
     }
 }
 
@@ -86,10 +135,6 @@ pub struct Stepper {
     config: StepperConfig,
     /// Banked time, units (ns x tick_hz); always < UNITS_PER_TICK after `advance`.
     acc: u64,
-    ticks: u64,
-    clamp_events: u64,
-    cap_hits: u64,
-    dropped_units: u64,
 }
 
 impl Stepper {
@@ -101,7 +146,7 @@ impl Stepper {
         if let Err(e) = config.validate() {
             panic!("invalid stepper config: {e}");
         }
-        Self { config, acc: 0, ticks: 0, clamp_events: 0, cap_hits: 0, dropped_units: 0 }
+        Self { config, acc: 0 }
     }
 
     /// The settings this stepper runs with.
@@ -127,13 +172,7 @@ impl Stepper {
             self.acc -= overdue * UNITS_PER_TICK;
             // Saturating: a frame may be up to u64::MAX ns long (the lab reads any u64 time).
             dropped_units = dropped_units.saturating_add(overdue * UNITS_PER_TICK);
-            self.cap_hits += 1;
         }
-        if clamped {
-            self.clamp_events += 1;
-        }
-        self.ticks += steps;
-        self.dropped_units = self.dropped_units.saturating_add(dropped_units);
         FramePlan { dt_ns, dt_clamped_ns, clamped, steps: steps as u32, capped, acc_before, dropped_units }
     }
 
@@ -164,26 +203,6 @@ impl Stepper {
     pub fn units_to_ms(&self, units: u64) -> f64 {
         units as f64 / self.config.tick_hz as f64 / 1e6
     }
-
-    /// Ticks run so far.
-    pub fn ticks(&self) -> u64 {
-        self.ticks
-    }
-
-    /// Frames whose delta was clamped.
-    pub fn clamp_events(&self) -> u64 {
-        self.clamp_events
-    }
-
-    /// Frames that hit the catch-up cap.
-    pub fn cap_hits(&self) -> u64 {
-        self.cap_hits
-    }
-
-    /// Wall time never simulated so far (clamp excess + dropped ticks), units.
-    pub fn dropped_units(&self) -> u64 {
-        self.dropped_units
-    }
 }
 
 impl FramePlan {
@@ -212,13 +231,15 @@ mod tests {
     #[test]
     fn thirty_fps_on_64hz_is_two_ticks_every_frame() {
         let mut s = stepper(64);
+        let mut ticks = 0;
         for _ in 0..32 {
             let p = s.advance(ms(31.25));
             assert_eq!(p.steps, 2);
             assert_eq!(s.alpha(), 0.0);
             assert_eq!(s.accumulator_units(), 0);
+            ticks += p.steps;
         }
-        assert_eq!(s.ticks(), 64);
+        assert_eq!(ticks, 64);
     }
 
     #[test]
@@ -248,18 +269,19 @@ mod tests {
     #[test]
     fn five_second_frame_is_clamped_then_capped() {
         let mut s = stepper(60);
-        let p = s.advance(ms(10.0));
-        assert_eq!((p.steps, p.clamped, p.capped), (0, false, false));
+        let first = s.advance(ms(10.0));
+        assert_eq!((first.steps, first.clamped, first.capped), (0, false, false));
         let p = s.advance(ms(5000.0));
         assert!(p.clamped);
         assert_eq!(p.steps, 8);
         assert!(p.capped);
         // 10 + 250 = 260 ms = 15.6 ticks: 8 run, 7 dropped, 0.6 kept.
         assert!((s.alpha() - 0.6).abs() < 1e-9);
-        assert_eq!(s.clamp_events(), 1);
-        assert_eq!(s.cap_hits(), 1);
+        let plans = [first, p];
+        assert_eq!(plans.iter().filter(|p| p.clamped).count(), 1);
+        assert_eq!(plans.iter().filter(|p| p.capped).count(), 1);
         // dropped = 4750 ms of clamp + 7 ticks.
-        let dropped_ms = s.units_to_ms(s.dropped_units());
+        let dropped_ms = s.units_to_ms(plans.iter().map(|p| p.dropped_units).sum());
         assert!((dropped_ms - (4750.0 + 7000.0 / 60.0)).abs() < 1e-6);
         assert!((0.0..1.0).contains(&s.alpha()));
     }
@@ -276,10 +298,11 @@ mod tests {
         let mut s = stepper(60);
         let frame = 16_666_667u64;
         let frames = 24 * 3600 * 60u64;
+        let mut ticks = 0u64;
         for _ in 0..frames {
-            s.advance(frame);
+            ticks += u64::from(s.advance(frame).steps);
         }
-        assert_eq!(s.ticks(), frame * frames * 60 / 1_000_000_000);
+        assert_eq!(ticks, frame * frames * 60 / 1_000_000_000);
     }
 
     #[test]
@@ -289,13 +312,14 @@ mod tests {
             let mut s = stepper(64);
             let mut t = 0.0;
             let mut i = 0;
+            let mut ticks = 0;
             while t < 1000.0 {
                 let d = pat[i % pat.len()].min(1000.0 - t);
-                s.advance(ms(d));
+                ticks += s.advance(ms(d)).steps;
                 t += d;
                 i += 1;
             }
-            assert_eq!(s.ticks(), 64, "pattern {pat:?}");
+            assert_eq!(ticks, 64, "pattern {pat:?}");
         }
     }
 

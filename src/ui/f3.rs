@@ -45,15 +45,20 @@ pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String>
     vec![
         format!(
             "fps {:6.1}   frame {:6.2} ms  avg {:5.2}  max {:6.2}",
-            st.fps, st.last.frame_ms, st.frame_ms_mean, st.frame_ms_max
+            st.fps,
+            st.last.frame_ms(),
+            st.frame_ms_mean,
+            st.frame_ms_max
         ),
-        format!("tick {} Hz   ticks/frame {}   0:{t0} 1:{t1} 2:{t2} 3+:{t3}", info.tick_hz, st.last.ticks),
+        format!("tick {} Hz   ticks/frame {}   0:{t0} 1:{t1} 2:{t2} 3+:{t3}", info.tick_hz, st.last.steps),
         format!("accumulator {:5.2} ms   alpha {:.3}", st.last.accumulator_ms, st.last.alpha),
         format!(
             "tick cost {:6.1} µs   avg {:6.1}  max {:7.1}",
-            st.last.tick_us, st.tick_us_mean, st.tick_us_max
+            st.last.tick_us(),
+            st.tick_us_mean,
+            st.tick_us_max
         ),
-        format!("inputs consumed {}   ({} in {} frames)", st.last.events, st.events, st.frames),
+        format!("inputs consumed {}   ({} in {} frames)", st.last.events_consumed, st.events, st.frames),
         format!(
             "clamps {}  cap hits {}  (graph)   session {} / {}",
             st.clamps, st.caps, info.total_clamps, info.total_caps
@@ -155,16 +160,16 @@ pub fn telemetry_overlay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::telemetry::Sample;
+    use crate::game_loop::FrameStats;
 
     #[test]
     fn overlay_fits_the_window_and_reports_the_setup() {
         let scr = Screen::new(1280, 720);
         let mut t = Telemetry::default();
         for i in 0..300 {
-            t.push(Sample {
-                frame_ms: 16.0 + (i % 3) as f64,
-                ticks: 1,
+            t.push(FrameStats {
+                dt_ns: (16 + i % 3) * 1_000_000,
+                steps: 1,
                 accumulator_ms: 4.0,
                 alpha: 0.24,
                 clamped: i == 299,

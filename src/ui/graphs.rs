@@ -17,6 +17,7 @@
 use super::layout::{Rect, rect_quad, solid};
 use super::style::colors;
 use super::telemetry::Telemetry;
+use crate::game_loop::FrameStats;
 use crate::present::instances::SpriteInstance;
 
 /// Full heights the frame-time graph chooses from, milliseconds: 2, 4, 8 and 16 60 Hz
@@ -72,7 +73,7 @@ pub fn column(area: Rect, i: usize, len: usize, capacity: usize) -> (f32, f32) {
 /// The frame-time graph's full height for `tel`, milliseconds: the smallest of
 /// [`FRAME_GRAPH_SCALES_MS`] that holds its longest frame (the largest when none does).
 pub fn frame_graph_scale(tel: &Telemetry) -> f64 {
-    let max = tel.iter().map(|s| s.frame_ms).fold(0.0, f64::max);
+    let max = tel.iter().map(FrameStats::frame_ms).fold(0.0, f64::max);
     FRAME_GRAPH_SCALES_MS
         .into_iter()
         .find(|&scale| max <= scale)
@@ -124,7 +125,15 @@ pub fn frame_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, markers: Rect
             out.push(solid(x, graph.y, w.max(1.0), graph.h, colors::CAP, 0.45));
         }
     }
-    bar_graph(out, graph, tel.iter().map(|s| s.frame_ms), tel.len(), tel.capacity(), scale, frame_color);
+    bar_graph(
+        out,
+        graph,
+        tel.iter().map(FrameStats::frame_ms),
+        tel.len(),
+        tel.capacity(),
+        scale,
+        frame_color,
+    );
     // The 16.7 ms line over the bars, and a fainter 33.3 ms one when it is below the top.
     for (k, alpha) in [(1.0, 0.85), (2.0, 0.35)] {
         if k * FRAME_60HZ_MS < scale - 1e-6 {
@@ -145,7 +154,7 @@ pub fn ticks_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: Rect) 
     }
     let len = tel.len();
     for (i, s) in tel.iter().enumerate() {
-        if s.ticks == 0 {
+        if s.steps == 0 {
             let (x, w) = column(graph, i, len, tel.capacity());
             out.push(solid(x, graph.y + graph.h - 1.0, w, 1.0, colors::GUIDE, 0.8));
         }
@@ -153,7 +162,7 @@ pub fn ticks_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: Rect) 
     bar_graph(
         out,
         graph,
-        tel.iter().map(|s| f64::from(s.ticks)),
+        tel.iter().map(|s| f64::from(s.steps)),
         tel.len(),
         tel.capacity(),
         f64::from(TICK_GRAPH_MAX),
@@ -175,10 +184,9 @@ pub fn accumulator_graph(out: &mut Vec<SpriteInstance>, tel: &Telemetry, graph: 
 mod tests {
     use super::*;
     use crate::present::instances::{FLAG_SOLID, srgb_to_linear};
-    use crate::ui::telemetry::Sample;
 
-    fn sample(frame_ms: f64) -> Sample {
-        Sample { frame_ms, ticks: 1, ..Default::default() }
+    fn sample(frame_ms: f64) -> FrameStats {
+        FrameStats { dt_ns: (frame_ms * 1e6).round() as u64, steps: 1, ..Default::default() }
     }
 
     fn area() -> Rect {
@@ -256,8 +264,8 @@ mod tests {
         frame_graph(&mut plain, &t, markers, graph, FRAME_GRAPH_MS);
         assert!(!plain.iter().any(|q| color_of(q, colors::BAD) || color_of(q, colors::CAP)));
 
-        t.push(Sample { frame_ms: 300.0, clamped: true, ..Default::default() });
-        t.push(Sample { frame_ms: 20.0, ticks: 8, capped: true, ..Default::default() });
+        t.push(FrameStats { dt_ns: 300_000_000, clamped: true, ..Default::default() });
+        t.push(FrameStats { dt_ns: 20_000_000, steps: 8, capped: true, ..Default::default() });
         let mut quads = Vec::new();
         frame_graph(&mut quads, &t, markers, graph, frame_graph_scale(&t));
         // The clamp (second newest column, x 238) has a red marker in the strip's top half,
@@ -289,7 +297,7 @@ mod tests {
     fn tick_bars_one_band_per_tick_and_zero_stubs() {
         let mut t = Telemetry::new(4);
         for ticks in [0, 1, 2, 9] {
-            t.push(Sample { ticks, ..Default::default() });
+            t.push(FrameStats { steps: ticks, ..Default::default() });
         }
         let g = Rect { x: 0.0, y: 0.0, w: 4.0, h: 40.0 };
         let mut quads = Vec::new();

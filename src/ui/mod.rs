@@ -25,4 +25,4 @@ pub use hud::{Hud, format_clock, hud, truncate};
 pub use layout::{Layer, Rect, Screen, solid};
 pub use screens::{LevelResult, end_screen, pause_screen};
 pub use style::colors;
-pub use telemetry::{HISTORY, Sample, Telemetry, TelemetryStats};
+pub use telemetry::{HISTORY, Telemetry, TelemetryStats};

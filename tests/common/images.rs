@@ -15,13 +15,13 @@ pub fn load_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
     ledge::assets::load_png_rgba(path)
 }
 
-/// Writes RGBA8 sRGB pixels as a PNG with the game's own writer (`ledge::lab::shots::save_png`,
+/// Writes RGBA8 sRGB pixels as a PNG with the game's own writer (`ledge::assets::save_png`,
 /// atomic).
 ///
 /// # Errors
 /// The file cannot be written; the message names it.
-pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
-    ledge::lab::shots::save_png(path, width, height, rgba)
+pub fn save_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), AssetError> {
+    ledge::assets::save_png(path, width, height, rgba)
 }
 
 /// A screenshot's pixels as RGB bytes (alpha dropped; grey expanded): (width, height, rgb).

@@ -3,7 +3,8 @@
 //!
 //! Clock: fixed tick (the lab's scripted clock).
 
-use ledge::lab::report::{Report, TickReport};
+use ledge::game_loop::TickRecord;
+use ledge::lab::report::Report;
 use ledge::lab::{LabOptions, run_script};
 use std::path::Path;
 
@@ -21,10 +22,10 @@ pub fn run(text: &str, opts: &LabOptions) -> Report {
 /// labcheck's `rise(ticks)`: y on the tick before the first `jump_started` tick (the first
 /// tick when the jump starts on tick 1) minus the smallest y from that jump on; 0 with no
 /// jump. Pixels, y down, so a positive rise is upwards.
-pub fn rise(ticks: &[TickReport]) -> f64 {
+pub fn rise(ticks: &[TickRecord]) -> f64 {
     let Some(j) = ticks.iter().position(|t| t.jump_started) else {
         return 0.0;
     };
-    let base = if j > 0 { ticks[j - 1].y } else { ticks[0].y };
-    base - ticks[j..].iter().map(|t| t.y).fold(f64::INFINITY, f64::min)
+    let base = if j > 0 { ticks[j - 1].player.y } else { ticks[0].player.y };
+    base - ticks[j..].iter().map(|t| t.player.y).fold(f64::INFINITY, f64::min)
 }

@@ -19,6 +19,7 @@
 #![expect(dead_code, reason = "each test crate uses its own part of the shared helpers")]
 
 pub mod exit;
+#[cfg(feature = "game")]
 pub mod gpu;
 pub mod images;
 pub mod lab;

@@ -462,11 +462,20 @@ fn every_case_file_has_a_test() {
     }
 }
 
-/// The copies in `tests/cases` are byte-identical to `../shared/cases`, which CI always has
-/// beside the clone: a missing folder fails the test (a copy could drift unseen otherwise).
+/// The copies in `tests/cases` are byte-identical to `../shared/cases`. CI (`CI=true`, as
+/// `.ci/run` is started) always has that folder beside the clone, so there a missing folder
+/// fails the test (a copy could drift unseen otherwise). A newcomer's clone of this repository
+/// alone has no `../shared` and nothing can install it: there the comparison is not made, and
+/// the test says so on its output (`cargo test -- --nocapture` shows it) rather than failing
+/// the README's test command.
 #[test]
 fn case_copies_match_the_shared_cases() {
     let shared = root().join("../shared/cases");
+    let required = std::env::var("CI").is_ok_and(|v| v == "true");
+    if !shared.is_dir() && !required {
+        println!("NOT COMPARED: {} is missing (a clone without the shared repository)", shared.display());
+        return;
+    }
     assert!(
         shared.is_dir(),
         "{} is missing, so the copies in tests/cases cannot be compared with the shared cases: \

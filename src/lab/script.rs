@@ -105,17 +105,34 @@ fn millis(tok: Option<&str>, what: &str, line: usize) -> Result<u64, ParseError>
     parse_ms(t).map_err(|why| ParseError { line, msg: format!("{what} '{t}': {why}") })
 }
 
+/// Why a time in a script could not be read ([`parse_ms`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeError {
+    /// Not digits with an optional sign, `.` fraction and `e` exponent.
+    #[error("not a decimal number of milliseconds")]
+    NotDecimal,
+    /// Below zero.
+    #[error("must be ≥ 0")]
+    Negative,
+    /// More nanoseconds than a `u64` holds.
+    #[error("more than 2^64 - 1 ns (about 584 years)")]
+    TooLarge,
+    /// More significant digits than are read exactly (38, what a `u128` holds).
+    #[error("{0} significant digits (at most 38)")]
+    TooManyDigits(usize),
+}
+
 /// Read a time written in milliseconds (`16.6667`, `250`, `1e3`, `0.000001`) as whole
 /// nanoseconds, exactly: the decimal digits are read as an integer and scaled by powers of ten,
 /// never through a float. Accepted: an optional sign, digits with an optional `.` and fraction,
 /// an optional exponent (`e`/`E`).
 ///
 /// # Errors
-/// A one-line reason: not a decimal number, negative, more than `u64::MAX` ns (about 584
-/// years), or more than 38 significant digits. A fraction finer than a nanosecond (more than
-/// six decimals) is no error: it is rounded to the nearest nanosecond, halves up.
-pub fn parse_ms(text: &str) -> Result<u64, String> {
-    let bad = || "not a decimal number of milliseconds".to_string();
+/// [`TimeError`]: not a decimal number, negative, more than `u64::MAX` ns (about 584 years),
+/// or more than 38 significant digits. A fraction finer than a nanosecond (more than six
+/// decimals) is no error: it is rounded to the nearest nanosecond, halves up.
+pub fn parse_ms(text: &str) -> Result<u64, TimeError> {
+    let bad = || TimeError::NotDecimal;
     let (negative, body) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -153,11 +170,11 @@ pub fn parse_ms(text: &str) -> Result<u64, String> {
         return Ok(0);
     }
     if negative {
-        return Err("must be ≥ 0".into());
+        return Err(TimeError::Negative);
     }
-    let too_large = || "more than 2^64 - 1 ns (about 584 years)".to_string();
+    let too_large = || TimeError::TooLarge;
     if digits.len() > 38 {
-        return Err(format!("{} significant digits (at most 38)", digits.len()));
+        return Err(TimeError::TooManyDigits(digits.len()));
     }
     let value: u128 = digits.parse().map_err(|_| too_large())?;
     let scale = exp10 + 6;
@@ -421,7 +438,7 @@ mod tests {
             ("0x10", "not a decimal"),
         ] {
             let e = parse_ms(text).unwrap_err();
-            assert!(e.contains(why), "{text}: {e}");
+            assert!(e.to_string().contains(why), "{text}: {e}");
         }
     }
 

@@ -318,10 +318,10 @@ impl SpritePipeline {
         }
     }
 
-    /// Record `layer`'s instances into `pass` (whose viewport the caller set) with the `blend`
-    /// pipeline: one draw of everything uploaded (one atlas, so one texture run).
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, layer: &InstanceLayer, blend: Blend) {
-        if layer.is_empty() {
+    /// Record `layer`'s instances from index `first` on into `pass` (whose viewport the caller
+    /// set) with the `blend` pipeline: one draw (one atlas, so one texture run).
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, layer: &InstanceLayer, first: u32, blend: Blend) {
+        if first >= layer.count {
             return;
         }
         pass.set_pipeline(match blend {
@@ -331,7 +331,7 @@ impl SpritePipeline {
         pass.set_bind_group(0, &layer.bind_group, &[]);
         pass.set_vertex_buffer(0, layer.buffer.slice(..));
         // One atlas: every instance of a layer is one texture run, one draw call.
-        pass.draw(0..4, 0..layer.count);
+        pass.draw(0..4, first..layer.count);
     }
 }
 

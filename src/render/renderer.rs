@@ -17,7 +17,7 @@
 use super::gpu::{GpuContext, RenderError};
 use super::pipeline::{Blend, InstanceLayer, SpritePipeline, SpriteUniform, screen_uniform, wgpu_color};
 use super::text::TextRenderer;
-use crate::present::instances::{LETTERBOX_SRGB, SpriteInstance, build_instances};
+use crate::present::instances::{LETTERBOX_SRGB, SKY_SRGB, SpriteInstance, build_instances};
 use crate::present::letterbox::letterbox;
 use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::ui::Layer;
@@ -84,21 +84,22 @@ impl Renderer {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
+        // The view fills the target (no letterbox bars, e.g. 1280x720 at 2x): clearing to the
+        // sky's colour replaces the sky quad (instance 0 of `build_instances`), which would
+        // shade every pixel of the target once more — on a software rasteriser the biggest part
+        // of an empty level's frame. With bars, the bars' colour is cleared and the quad drawn.
+        let fills = (lb.x, lb.y, lb.w, lb.h) == (0, 0, size.0, size.1);
+        let (clear, first) = if fills { (SKY_SRGB, 1) } else { (LETTERBOX_SRGB, 0) };
         {
-            let mut pass = begin_pass(
-                &mut encoder,
-                target,
-                "world pass",
-                wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB)),
-            );
+            let mut pass = begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(clear)));
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.world, Blend::Opaque);
+            self.sprites.draw(&mut pass, &self.world, first, Blend::Opaque);
         }
         if !ui.quads.is_empty() || !ui.text.is_empty() {
             let mut pass = begin_pass(&mut encoder, target, "overlay pass", wgpu::LoadOp::Load);
             let (w, h) = (size.0.max(1), size.1.max(1));
             pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.screen, Blend::Alpha);
+            self.sprites.draw(&mut pass, &self.screen, 0, Blend::Alpha);
             self.text.draw(&mut pass);
         }
         encoder

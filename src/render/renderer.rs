@@ -91,7 +91,8 @@ impl Renderer {
         let fills = (lb.x, lb.y, lb.w, lb.h) == (0, 0, size.0, size.1);
         let (clear, first) = if fills { (SKY_SRGB, 1) } else { (LETTERBOX_SRGB, 0) };
         {
-            let mut pass = begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(clear)));
+            let mut pass =
+                begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(clear)));
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
             self.sprites.draw(&mut pass, &self.world, first, Blend::Opaque);
         }

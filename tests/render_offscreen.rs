@@ -36,6 +36,7 @@ fn test_level() -> Level {
         spawn: DVec2::new(200.0, 298.0),
         checkpoints: vec![],
         goal: None,
+        entities: Vec::new(),
     }
 }
 

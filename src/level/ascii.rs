@@ -114,6 +114,7 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
         spawn,
         checkpoints,
         goal,
+        entities: Vec::new(),
     })
 }
 

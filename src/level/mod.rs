@@ -7,9 +7,11 @@
 //! [`tiled_map`]) and the lab's inline ASCII maps (see [`ascii`]).
 
 pub mod ascii;
+pub mod entity_spec;
 pub mod tiled_map;
 pub mod tiles;
 
+pub use entity_spec::{EntityKind, EntitySpec, SpecError};
 use glam::DVec2;
 use std::path::PathBuf;
 
@@ -86,6 +88,10 @@ pub struct Level {
     pub checkpoints: Vec<Checkpoint>,
     /// The goal area, pixels; touching it finishes the level. `None`: the level has no goal.
     pub goal: Option<Rect>,
+    /// The moving things the level places (Tiled objects of class `platform`, `crumble`,
+    /// `spring`, `saw` or `walker`, then a lab script's `entity` lines), in id order: the
+    /// entity with id `i` is `entities[i]`.
+    pub entities: Vec<EntitySpec>,
 }
 
 /// A checkpoint: an area that, once touched, becomes where the player respawns.

@@ -119,6 +119,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         spawn: objects.spawn,
         checkpoints: objects.checkpoints,
         goal: objects.goal,
+        entities: Vec::new(),
     };
     let size = level.size_px();
     let inside = |p: DVec2| p.x >= 0.0 && p.x + HITBOX.x <= size.x && p.y + HITBOX.y <= size.y;

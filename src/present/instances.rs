@@ -176,6 +176,7 @@ mod tests {
             spawn: DVec2::new(32.0, 32.0),
             checkpoints: vec![],
             goal: None,
+            entities: Vec::new(),
         }
     }
 

@@ -296,6 +296,7 @@ mod tests {
             spawn: DVec2::new(-100.0, -100.0),
             checkpoints: vec![],
             goal: None,
+            entities: Vec::new(),
         };
         let view = FrameView {
             level: &level,

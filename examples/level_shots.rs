@@ -34,6 +34,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
         reached: &[],
         goal_angle: 0.0,
         extra: &[],
+        entities: &[],
     }
 }
 

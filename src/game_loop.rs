@@ -371,6 +371,7 @@ impl Loop {
             reached: &self.world.reached,
             goal_angle: self.drawn_goal_angle,
             extra: &[],
+            entities: &[],
         }
     }
 

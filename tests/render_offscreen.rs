@@ -53,6 +53,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
         reached: &[],
         goal_angle: 0.0,
         extra: &[],
+        entities: &[],
     }
 }
 

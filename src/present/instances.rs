@@ -193,6 +193,7 @@ mod tests {
             reached: &[],
             goal_angle: 0.0,
             extra: &[],
+            entities: &[],
         }
     }
 

@@ -5,7 +5,8 @@
 //! that followed them; the renderer only reads it. Discrete state (facing, pose, checkpoints
 //! reached) is the current tick's, never blended.
 
-use crate::level::Level;
+use crate::level::{EntityKind, Level};
+use crate::sim::EntityState;
 use glam::DVec2;
 
 /// The visible part of the world, in level pixels: 640 x 360 (Celeste's 320 x 180 view scaled by
@@ -39,6 +40,26 @@ pub struct PlayerDraw {
     pub pose: PlayerPose,
 }
 
+/// How to draw one entity (platform, crumbling block, spring, saw, walker) this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EntityDraw {
+    /// The entity's id (its index in `Level::entities`).
+    pub id: usize,
+    /// What it is (picks the sprite).
+    pub kind: EntityKind,
+    /// Interpolated top-left of its box, level pixels: `lerp(prev, curr, alpha)` with the
+    /// frame's one alpha (a saw's box is 2r x 2r around its circle).
+    pub pos: DVec2,
+    /// Box size, pixels.
+    pub size: DVec2,
+    /// Discrete state from the current tick, never blended.
+    pub state: EntityState,
+    /// Facing left (walkers). Discrete: the current tick's.
+    pub facing_left: bool,
+    /// Animation frame (walk cycle, crumble shake, spring recoil), from the current tick.
+    pub frame: u32,
+}
+
 /// Everything the renderer needs for one frame.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameView<'a> {
@@ -59,4 +80,6 @@ pub struct FrameView<'a> {
     /// Extra sprites to draw (`--stress N`), top-left in level pixels, already interpolated;
     /// empty in normal play.
     pub extra: &'a [DVec2],
+    /// The level's entities, drawn behind the player; empty in a level without any.
+    pub entities: &'a [EntityDraw],
 }

@@ -310,6 +310,7 @@ mod tests {
             reached: &[],
             goal_angle: 0.0,
             extra: &[],
+            entities: &[],
         };
         let (w, h) = (640, 360);
         let ui = Layer {

@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod collision;
+pub mod entity_state;
 pub mod hash;
 pub mod player;
 pub mod rng;
@@ -14,6 +15,7 @@ pub mod tuning;
 pub mod world;
 
 pub use action::{Action, TickInput};
+pub use entity_state::EntityState;
 pub use player::{HITBOX, TickOutcome, step};
 pub use tuning::{Tuning, TuningError, ValueError};
 pub use world::{Player, World};

@@ -17,6 +17,7 @@ pub mod level;
 pub mod present;
 #[cfg(feature = "game")]
 pub mod render;
+pub mod save;
 pub mod sim;
 pub mod time;
 pub mod ui;

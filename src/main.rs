@@ -29,8 +29,9 @@ struct Cli {
 struct PlayArgs {
     /// Present mode: `on` waits for the display (Fifo), `off` presents at once (Immediate,
     /// else Mailbox, else Fifo: only modes the surface offers) for uncapped testing.
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
-    vsync: String,
+    /// Default: the settings file's `display.vsync` (on).
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    vsync: Option<String>,
     /// Play this Tiled `.tmx` level instead of the first shipped level.
     #[arg(long, value_name = "PATH")]
     level: Option<PathBuf>,
@@ -58,6 +59,10 @@ struct PlayArgs {
     /// Renderer stress test: draw N extra moving sprites (see the F3 overlay).
     #[arg(long, value_name = "N", default_value_t = 0)]
     stress: usize,
+    /// Keep settings.toml and progress.toml in DIR instead of the OS's config and data
+    /// folders (created if missing).
+    #[arg(long, value_name = "DIR")]
+    save_dir: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -130,17 +135,26 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+            // The saved settings fill what the command line leaves out; every problem with
+            // the save is one warning line, never fatal.
+            let (save, warnings) = ledge::save::Store::open(cli.save_dir.as_deref());
+            for w in warnings {
+                eprintln!("ledge: warning: {w}");
+            }
+            let display = &save.settings().display;
             let opts = ledge::app::AppOptions {
-                vsync: cli.vsync == "on",
+                vsync: cli.vsync.map_or(display.vsync, |v| v == "on"),
                 level: cli.level,
-                fps_cap: cli.fps_cap,
+                fps_cap: cli.fps_cap.or(save.settings().fps_cap()),
                 exit_after: cli.exit_after,
                 stats: cli.stats,
                 tuning: cli.tuning,
                 record: cli.record,
-                reduced_motion: cli.reduced_motion,
+                reduced_motion: cli.reduced_motion || display.reduced_motion,
                 hitch: cli.hitch,
                 stress: cli.stress,
+                fullscreen: display.fullscreen,
+                save,
             };
             ledge::app::run(opts).map(|_| ())
         }

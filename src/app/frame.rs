@@ -77,6 +77,7 @@ impl App {
             }
             self.telemetry.push(stats);
             if self.game.world().level_complete {
+                self.save_progress();
                 if self.recorder.is_some() {
                     // A recording replays one level: end the session on its goal.
                     event_loop.exit();

@@ -62,6 +62,7 @@ mod frame;
 pub mod frame_ui;
 mod graphics;
 mod options;
+mod saved;
 pub mod session;
 mod summary;
 #[cfg(target_os = "linux")]
@@ -160,6 +161,9 @@ impl App {
 
     fn init_graphics(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
         self.gfx = Some(Graphics::open(event_loop, self.opts.vsync)?);
+        if self.opts.fullscreen {
+            self.toggle_fullscreen();
+        }
         self.start = Some(Instant::now());
         Ok(())
     }
@@ -464,12 +468,15 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     event_loop.set_control_flow(ControlFlow::Wait);
 
     let stress = opts.stress;
+    let (key_map, pad_map) = saved::input_maps(&opts.save);
+    let mut pads = Pads::new();
+    pads.set_map(pad_map);
     let mut app = App {
         pacer: opts.fps_cap.map(Pacer::new),
         opts,
         game,
-        keyboard: Keyboard::new(),
-        pads: Pads::new(),
+        keyboard: Keyboard::with_map(key_map),
+        pads,
         gfx: None,
         start: None,
         session: Session::new(level_path, level),

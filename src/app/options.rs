@@ -1,4 +1,5 @@
-//! What `ledge` (play mode) was asked to do: the options `main` fills from the command line.
+//! What `ledge` (play mode) was asked to do: the options `main` fills from the command line
+//! and the saved settings (a flag given on the command line wins over the settings file).
 //!
 //! Clock: none (read once before the event loop starts).
 
@@ -9,11 +10,12 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AppOptions {
     /// Wait for the display when presenting (Fifo); off: Immediate/Mailbox where supported.
+    /// `--vsync`, else the settings' `display.vsync`.
     pub vsync: bool,
     /// Level to play (a Tiled `.tmx`); `None`: `levels/level1.tmx` in the assets folder.
     pub level: Option<PathBuf>,
     /// Frame limiter, Hz: frames start on a fixed grid of 1/HZ seconds (emulates a display
-    /// where vsync does not pace, e.g. Xvfb).
+    /// where vsync does not pace, e.g. Xvfb). `--fps-cap`, else the settings' `display.fps_cap`.
     pub fps_cap: Option<f64>,
     /// Quit after this many seconds of wall time, counted from when the game clock starts
     /// (window and GPU ready).
@@ -25,12 +27,19 @@ pub struct AppOptions {
     /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
     /// state hash). A recording covers one level: finishing it ends the session.
     pub record: Option<PathBuf>,
-    /// No camera easing: the camera moves only with the player.
+    /// No camera easing: the camera moves only with the player. `--reduced-motion` or the
+    /// settings' `display.reduced_motion`.
     pub reduced_motion: bool,
     /// Inject stalls into the event loop (seed 004's hostile-timing test).
     pub hitch: Option<Hitch>,
     /// Draw this many extra moving sprites (renderer stress test; shown in the F3 overlay).
     pub stress: usize,
+    /// Open the window in borderless fullscreen (the settings' `display.fullscreen`).
+    pub fullscreen: bool,
+    /// The saved settings and progress, opened by `main` from `--save-dir DIR` or the OS
+    /// folders ([`crate::save::Store::open`]); the key bindings come from it and completed
+    /// levels are saved to it. The default saves nothing.
+    pub save: crate::save::Store,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

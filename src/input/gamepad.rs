@@ -3,8 +3,10 @@
 //! Clock: event loop. The app polls [`Pads::poll`] once per event-loop iteration
 //! (`about_to_wait`) and stamps each event with the time it was polled.
 //!
-//! Bindings (gilrs' standard layout): d-pad left/right/up/down → Left/Right/Up/Down,
-//! South (A on Xbox, Cross on PlayStation) → Jump, left stick x → `AxisX(raw)`. Start and
+//! Bindings come from the settings (`[keys.pad]` in `settings.toml`, by gilrs button name,
+//! through a [`PadMap`]); the defaults (gilrs' standard layout): d-pad left/right/up/down →
+//! Left/Right/Up/Down, South (A on Xbox, Cross on PlayStation) → Jump. Left stick x →
+//! `AxisX(raw)`, not rebindable. Start and
 //! Select (Back / Share) are not game input but [`PadMenu`] buttons for the app (pause,
 //! resume, quit), handed out separately by [`Pads::poll`]. The stick is
 //! passed raw: the latch applies the dead zone, so gilrs' own default filters are turned off
@@ -14,19 +16,41 @@
 //! that goes away releases only what it held ([`InputEvent::PadDisconnected`] is sent when the
 //! last pad goes).
 
+use super::bindmap::{BindMap, UnknownName, name_table};
 use super::{Action, InputEvent, Source};
+use crate::save::Bindings;
 use gilrs::{Axis, Button, EventType, Gilrs, GilrsBuilder};
 
-/// The action a gamepad button is bound to, if any.
-pub fn action_for(button: Button) -> Option<Action> {
-    Some(match button {
-        Button::DPadLeft => Action::Left,
-        Button::DPadRight => Action::Right,
-        Button::DPadUp => Action::Up,
-        Button::DPadDown => Action::Down,
-        Button::South => Action::Jump,
-        _ => return None,
-    })
+name_table!(
+    /// The bindable buttons: each gilrs [`Button`] with its variant name. Start and Select
+    /// are the app's ([`PadMenu`]) and Mode is often the system's, so they are left out.
+    BUTTON_NAMES: Button [
+        South, East, North, West, C, Z, LeftTrigger, LeftTrigger2, RightTrigger, RightTrigger2,
+        LeftThumb, RightThumb, DPadUp, DPadDown, DPadLeft, DPadRight,
+    ]
+);
+
+/// The bindable button named `name` (`South`, `DPadLeft`, ...), if any.
+pub fn button(name: &str) -> Option<Button> {
+    BUTTON_NAMES.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
+}
+
+/// Which actions each bound button holds ([`BindMap`] over gilrs' [`Button`]).
+pub type PadMap = BindMap<Button>;
+
+impl PadMap {
+    /// The map of the settings' `[keys.pad]` bindings, and the names in them that are no
+    /// bindable button (left out).
+    pub fn pad(bindings: &Bindings) -> (PadMap, Vec<UnknownName>) {
+        BindMap::from_bindings(bindings, "pad", button)
+    }
+}
+
+impl Default for PadMap {
+    /// The default bindings ([`Bindings::default_pad`]; the module docs).
+    fn default() -> Self {
+        PadMap::pad(&Bindings::default_pad()).0
+    }
 }
 
 /// A gamepad button that drives the app (pause screen, end screen) rather than the player.
@@ -180,6 +204,8 @@ pub struct Pads {
     initial: Vec<usize>,
     /// Held-state bookkeeping.
     tracker: PadTracker,
+    /// Which actions each button holds.
+    map: PadMap,
 }
 
 impl std::fmt::Debug for Pads {
@@ -217,13 +243,18 @@ impl Pads {
                     .collect()
             })
             .unwrap_or_default();
-        Self { gilrs, initial, tracker: PadTracker::default() }
+        Self { gilrs, initial, tracker: PadTracker::default(), map: PadMap::default() }
+    }
+
+    /// Use the bindings of `map` from now on.
+    pub fn set_map(&mut self, map: PadMap) {
+        self.map = map;
     }
 
     /// A `Pads` that never reports anything: what [`Pads::new`] falls back to when gilrs cannot
     /// start, without trying (tests).
     pub fn disabled() -> Self {
-        Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default() }
+        Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default(), map: PadMap::default() }
     }
 
     /// Release every held pad action (see [`PadTracker::release_all`]).
@@ -256,18 +287,19 @@ impl Pads {
                     log::info!("gamepad {} disconnected", ev.id);
                     PadEvent::Disconnected { pad }
                 }
-                EventType::ButtonPressed(b, _) => match (action_for(b), menu_for(b)) {
-                    (Some(action), _) => PadEvent::Button { pad, action, down: true },
-                    (None, Some(m)) => {
-                        menu(m);
-                        continue;
+                EventType::ButtonPressed(b, _) | EventType::ButtonReleased(b, _) => {
+                    let down = matches!(ev.event, EventType::ButtonPressed(..));
+                    let actions = self.map.actions(b);
+                    if actions.is_empty() {
+                        if let Some(m) = menu_for(b).filter(|_| down) {
+                            menu(m);
+                        }
                     }
-                    (None, None) => continue,
-                },
-                EventType::ButtonReleased(b, _) => match action_for(b) {
-                    Some(action) => PadEvent::Button { pad, action, down: false },
-                    None => continue,
-                },
+                    for &action in actions {
+                        self.tracker.handle(PadEvent::Button { pad, action, down }, out);
+                    }
+                    continue;
+                }
                 EventType::AxisChanged(Axis::LeftStickX, x, _) => PadEvent::StickX { pad, x },
                 _ => continue,
             };
@@ -296,6 +328,8 @@ mod tests {
 
     #[test]
     fn bindings() {
+        let map = PadMap::default();
+        let action_for = |b| map.actions(b).first().copied();
         assert_eq!(action_for(Button::DPadLeft), Some(Action::Left));
         assert_eq!(action_for(Button::DPadRight), Some(Action::Right));
         assert_eq!(action_for(Button::DPadUp), Some(Action::Up));
@@ -373,5 +407,25 @@ mod tests {
         p.poll(&mut |_| n += 1, &mut |_| m += 1);
         assert_eq!(n, 0);
         assert_eq!(m, 0, "no menu presses either");
+    }
+
+    #[test]
+    fn button_names_round_trip_and_leave_out_the_menu_buttons() {
+        for &(name, b) in BUTTON_NAMES {
+            assert_eq!(format!("{b:?}"), name);
+            assert_eq!(button(name), Some(b));
+        }
+        for menu in ["Start", "Select", "Mode"] {
+            assert_eq!(button(menu), None);
+        }
+        let mut b = Bindings::default_pad();
+        *b.keys_mut(Action::Jump) = vec!["East".into(), "Start".into()];
+        let (map, unknown) = PadMap::pad(&b);
+        assert_eq!(map.actions(Button::East), &[Action::Jump]);
+        assert!(map.actions(Button::South).is_empty());
+        assert_eq!(
+            unknown[0].to_string(),
+            "keys.pad.jump: no bindable key or button is named 'Start' (ignored)"
+        );
     }
 }

@@ -4,7 +4,10 @@
 //! caller stamps the resulting events with the arrival time and hands them to the latch.
 //!
 //! Bindings use the *physical* key (its position on the keyboard, winit `PhysicalKey`), so WASD
-//! stays WASD on AZERTY and Dvorak layouts:
+//! stays WASD on AZERTY and Dvorak layouts. They come from the settings
+//! ([`crate::save::Bindings`], `[keys.keyboard]` in `settings.toml`, by key name: the W3C
+//! `KeyboardEvent.code` names winit's [`KeyCode`] variants follow) through a [`KeyMap`]; the
+//! defaults, for a player without a settings file, are the keys Ledge always had:
 //!
 //! | keys | actions |
 //! |---|---|
@@ -17,26 +20,66 @@
 //! Two keys can hold one action (Left and A). The action is pressed when the first of its keys
 //! goes down and released when the last one comes up, so holding Left+A and letting go of A
 //! keeps running left.
+//!
+//! The keys the app itself uses (Esc, F3, F11: [`crate::app::commands`]) cannot be bound: they
+//! are not in [`key_code`]'s table. Recordings (`--record`) store the actions, not the keys,
+//! so a replay does not depend on the bindings.
 
+use super::bindmap::{BindMap, UnknownName, name_table};
 use super::{Action, InputEvent, Source};
+use crate::save::Bindings;
 use winit::event::{ElementState, KeyEvent};
 use winit::keyboard::{KeyCode, PhysicalKey};
 
-/// The actions a physical key is bound to (empty for unbound keys). See the module table.
-pub fn actions_for(code: KeyCode) -> &'static [Action] {
-    match code {
-        KeyCode::ArrowLeft | KeyCode::KeyA => &[Action::Left],
-        KeyCode::ArrowRight | KeyCode::KeyD => &[Action::Right],
-        KeyCode::ArrowUp | KeyCode::KeyW => &[Action::Up, Action::Jump],
-        KeyCode::ArrowDown | KeyCode::KeyS => &[Action::Down],
-        KeyCode::Space | KeyCode::KeyZ => &[Action::Jump],
-        _ => &[],
+name_table!(
+    /// The bindable keys: each winit [`KeyCode`] with its variant name (= its W3C
+    /// `KeyboardEvent.code`). Esc, F3 and F11 are the app's and are left out.
+    KEY_NAMES: KeyCode [
+        KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO,
+        KeyP, KeyQ, KeyR, KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ, Digit0, Digit1, Digit2,
+        Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9, Backquote, Backslash, BracketLeft,
+        BracketRight, Comma, Equal, IntlBackslash, Minus, Period, Quote, Semicolon, Slash,
+        AltLeft, AltRight, Backspace, CapsLock, ControlLeft, ControlRight, Enter, ShiftLeft,
+        ShiftRight, Space, Tab, Delete, End, Home, Insert, PageDown, PageUp, ArrowDown,
+        ArrowLeft, ArrowRight, ArrowUp, Numpad0, Numpad1, Numpad2, Numpad3, Numpad4, Numpad5,
+        Numpad6, Numpad7, Numpad8, Numpad9, NumpadAdd, NumpadDecimal, NumpadDivide, NumpadEnter,
+        NumpadMultiply, NumpadSubtract, F1, F2, F4, F5, F6, F7, F8, F9, F10, F12,
+    ]
+);
+
+/// The bindable physical key named `name` (`KeyA`, `ArrowLeft`, `Space`, ...), if any.
+pub fn key_code(name: &str) -> Option<KeyCode> {
+    KEY_NAMES.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+}
+
+/// The name of a bindable key (the inverse of [`key_code`]).
+pub fn key_name(code: KeyCode) -> Option<&'static str> {
+    KEY_NAMES.iter().find(|(_, k)| *k == code).map(|&(n, _)| n)
+}
+
+/// Which actions each bound physical key holds ([`BindMap`] over winit's [`KeyCode`]).
+pub type KeyMap = BindMap<KeyCode>;
+
+impl KeyMap {
+    /// The map of the settings' `[keys.keyboard]` bindings, and the names in them that are
+    /// no bindable key (left out: a warning for the caller, not a bad file).
+    pub fn keyboard(bindings: &Bindings) -> (KeyMap, Vec<UnknownName>) {
+        BindMap::from_bindings(bindings, "keyboard", key_code)
+    }
+}
+
+impl Default for KeyMap {
+    /// The default bindings ([`Bindings::default_keyboard`]; the module table).
+    fn default() -> Self {
+        KeyMap::keyboard(&Bindings::default_keyboard()).0
     }
 }
 
 /// Translates key events into action edges, tracking which bound keys are held.
 #[derive(Clone, Debug, Default)]
 pub struct Keyboard {
+    /// Which actions each key holds.
+    map: KeyMap,
     /// Bound physical keys held down now (a handful at most, so a small vector).
     held_keys: Vec<KeyCode>,
     /// How many held keys hold each action, indexed by [`Action::index`].
@@ -44,9 +87,14 @@ pub struct Keyboard {
 }
 
 impl Keyboard {
-    /// A keyboard with nothing held.
+    /// A keyboard with the default bindings and nothing held.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A keyboard with the bindings of `map` and nothing held.
+    pub fn with_map(map: KeyMap) -> Self {
+        Self { map, ..Self::default() }
     }
 
     /// Translate one winit key event. `is_synthetic` is the flag winit puts beside the event in
@@ -78,7 +126,7 @@ impl Keyboard {
         synthetic: bool,
         out: &mut impl FnMut(InputEvent),
     ) {
-        let actions = actions_for(code);
+        let actions = self.map.actions(code);
         if actions.is_empty() {
             return;
         }
@@ -140,6 +188,8 @@ mod tests {
 
     #[test]
     fn bindings() {
+        let map = KeyMap::default();
+        let actions_for = |code| map.actions(code);
         assert_eq!(actions_for(KeyCode::ArrowLeft), &[Action::Left]);
         assert_eq!(actions_for(KeyCode::KeyA), &[Action::Left]);
         assert_eq!(actions_for(KeyCode::ArrowRight), &[Action::Right]);
@@ -213,5 +263,44 @@ mod tests {
         let mut kb = Keyboard::new();
         assert_eq!(run(&mut kb, KeyCode::KeyQ, true), vec![]);
         assert_eq!(run(&mut kb, KeyCode::KeyQ, false), vec![]);
+    }
+
+    #[test]
+    fn key_names_round_trip_and_leave_out_the_app_keys() {
+        for &(name, code) in KEY_NAMES {
+            assert_eq!(format!("{code:?}"), name, "the name is winit's variant name");
+            assert_eq!(key_code(name), Some(code));
+            assert_eq!(key_name(code), Some(name));
+        }
+        for app_key in ["Escape", "F3", "F11"] {
+            assert_eq!(key_code(app_key), None, "{app_key} is the app's");
+        }
+        assert_eq!(key_code("keya"), None, "names are exact");
+    }
+
+    #[test]
+    fn rebound_jump_moves_to_the_new_key_only() {
+        let mut b = Bindings::default_keyboard();
+        *b.keys_mut(Action::Jump) = vec!["KeyJ".into(), "Nonsense".into()];
+        let (map, unknown) = KeyMap::keyboard(&b);
+        assert_eq!(
+            unknown,
+            [UnknownName { device: "keyboard", action: Action::Jump, name: "Nonsense".into() }]
+        );
+        let mut kb = Keyboard::with_map(map);
+        assert_eq!(run(&mut kb, KeyCode::KeyJ, true), vec![Press(K, Action::Jump)]);
+        assert_eq!(run(&mut kb, KeyCode::Space, true), vec![], "Space no longer jumps");
+        assert_eq!(run(&mut kb, KeyCode::ArrowUp, true), vec![Press(K, Action::Up)], "Up is only up now");
+        assert_eq!(run(&mut kb, KeyCode::KeyJ, false), vec![Release(K, Action::Jump)]);
+    }
+
+    #[test]
+    fn a_key_bound_twice_to_one_action_counts_once() {
+        let mut b = Bindings::default_keyboard();
+        b.keys_mut(Action::Left).push("ArrowLeft".into());
+        let (map, unknown) = KeyMap::keyboard(&b);
+        assert!(unknown.is_empty());
+        assert_eq!(map.actions(KeyCode::ArrowLeft), &[Action::Left]);
+        assert_eq!(map, KeyMap::default());
     }
 }

@@ -6,6 +6,7 @@
 //! [`InputEvent`]s; the latch itself is platform-free. [`Action`] and
 //! [`latch::TickInput`] belong to the simulation (`crate::sim::action`) and are re-exported.
 
+pub mod bindmap;
 #[cfg(feature = "game")]
 pub mod gamepad;
 #[cfg(feature = "game")]

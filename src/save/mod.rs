@@ -126,6 +126,8 @@ pub enum SaveWarning {
 /// the defaults with no saving at all (what a program that never opened a folder gets).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Store {
+    /// Where the settings were read from (or would have been): for warnings.
+    settings_file: Option<PathBuf>,
     settings: Settings,
     progress: Progress,
     /// Where settings are saved; `None`: not saved (no folder, read-only, a stuck bad file).
@@ -201,6 +203,7 @@ impl Store {
         let mut store = Store::default();
 
         let path = dirs.settings_file();
+        store.settings_file = Some(path.clone());
         let (readable, can_write) = folder(&dirs.config, &mut warnings);
         let mut write_defaults = false;
         if readable {
@@ -228,6 +231,11 @@ impl Store {
             warnings.extend(store.save_settings().err());
         }
         (store, warnings)
+    }
+
+    /// The settings file's path (`None` without a save folder).
+    pub fn settings_file(&self) -> Option<&Path> {
+        self.settings_file.as_deref()
     }
 
     /// The settings in force.

@@ -1,0 +1,41 @@
+//! The app's hooks into the saved data ([`crate::save`]): the input maps from the settings'
+//! bindings, and the progress saved when a level's goal is reached.
+//!
+//! Clock: event loop ([`input_maps`] once before it starts; [`App::save_progress`] on the
+//! frame that sees the goal, where it blocks for the save's `fsync`s).
+
+use super::App;
+use crate::input::gamepad::PadMap;
+use crate::input::keyboard::KeyMap;
+use crate::save::{Store, level_id};
+
+/// The keyboard and pad maps of the settings' bindings. A name that is no bindable key or
+/// button is left out with one warning line on stderr naming the settings file.
+pub fn input_maps(store: &Store) -> (KeyMap, PadMap) {
+    let keys = &store.settings().keys;
+    let (keyboard, mut unknown) = KeyMap::keyboard(&keys.keyboard);
+    let (pad, more) = PadMap::pad(&keys.pad);
+    unknown.extend(more);
+    let file = store.settings_file().map_or_else(|| "settings".to_owned(), |p| p.display().to_string());
+    for u in unknown {
+        eprintln!("ledge: warning: {file}: {u}");
+    }
+    (keyboard, pad)
+}
+
+impl App {
+    /// The current level's goal was reached: note its time, deaths and the next level as
+    /// unlocked in the progress, and save it (one warning line if that fails; the game goes
+    /// on either way).
+    pub(super) fn save_progress(&mut self) {
+        let world = self.game.world();
+        let (ticks, deaths) = (self.session.level_ticks(world), self.session.level_deaths(world));
+        let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
+        let path = &self.session.level_path;
+        let id = level_id(path, shipped.as_deref());
+        let next = super::next_level_path(path).map(|p| level_id(&p, shipped.as_deref()));
+        if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref()) {
+            eprintln!("ledge: warning: {w}");
+        }
+    }
+}

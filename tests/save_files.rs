@@ -180,6 +180,16 @@ fn a_folder_that_cannot_be_created_warns_once_and_saves_nothing() {
     assert_eq!(store.finish_level("level1", 100, 0, Some("level2")), Ok(()), "no second warning");
     assert_eq!(store.progress().levels.len(), 1, "progress is kept in memory for the session");
     assert_eq!(fs::read_to_string(&file).unwrap(), "not a folder");
+
+    // Two folders (the OS layout on Linux and Windows), only the data folder broken: the
+    // warning says what is not saved, and settings still are.
+    let config = scratch.path("config");
+    let (mut store, warnings) = Store::open_in(&SaveDirs { config: config.clone(), data: dir.clone() });
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].to_string().ends_with("playing without saving progress"), "{}", warnings[0]);
+    assert!(config.join("settings.toml").is_file(), "settings still saved");
+    assert_eq!(store.finish_level("level1", 100, 0, None), Ok(()));
+    assert!(store.is_saving());
 }
 
 /// Whether `chmod 0555` stops this process writing in `dir` (not as root).

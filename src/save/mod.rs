@@ -101,13 +101,16 @@ pub enum SaveWarning {
         /// Why the rename failed.
         error: String,
     },
-    /// The save folder cannot be created or written: nothing is saved this session.
-    #[error("save folder {}: {error}: playing without saving", dir.display())]
+    /// A save folder cannot be created or written: what it holds is not saved this session
+    /// (with `--save-dir`, and on macOS, one folder holds both files).
+    #[error("save folder {}: {error}: playing without saving {what}", dir.display())]
     FolderNotWritable {
         /// The folder.
         dir: PathBuf,
         /// The I/O error.
         error: String,
+        /// What is not saved: `settings or progress`, `settings`, `progress`.
+        what: &'static str,
     },
     /// No home folder, so no OS save folders.
     #[error("no home folder to save in: playing without saving (--save-dir DIR saves there)")]
@@ -185,26 +188,26 @@ impl Store {
     /// Open the save in `dirs` (see [`Store::open`]).
     pub fn open_in(dirs: &SaveDirs) -> (Store, Vec<SaveWarning>) {
         let mut warnings = Vec::new();
-        let folder = |dir: &Path, warnings: &mut Vec<SaveWarning>| {
-            // (readable, writable): a folder that cannot be created holds nothing to read.
-            match writable(dir) {
-                Ok(()) => (true, true),
-                Err(error) => {
-                    if !warnings
-                        .iter()
-                        .any(|w| matches!(w, SaveWarning::FolderNotWritable { dir: d, .. } if d == dir))
-                    {
-                        warnings.push(SaveWarning::FolderNotWritable { dir: dir.to_path_buf(), error });
-                    }
-                    (dir.is_dir(), false)
+        // (readable, writable) per folder; a folder that cannot be created holds nothing to
+        // read. One warning per folder that cannot be written, saying what it holds.
+        let mut folder = |dir: &Path, what: &'static str| match writable(dir) {
+            Ok(()) => (true, true),
+            Err(error) => {
+                let what = if dirs.config == dirs.data { "settings or progress" } else { what };
+                let warning = SaveWarning::FolderNotWritable { dir: dir.to_path_buf(), error, what };
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
                 }
+                (dir.is_dir(), false)
             }
         };
+        let config = folder(&dirs.config, "settings");
+        let data = folder(&dirs.data, "progress");
         let mut store = Store::default();
 
         let path = dirs.settings_file();
         store.settings_file = Some(path.clone());
-        let (readable, can_write) = folder(&dirs.config, &mut warnings);
+        let (readable, can_write) = config;
         let mut write_defaults = false;
         if readable {
             let (settings, ok, warning): (Settings, _, _) =
@@ -215,7 +218,7 @@ impl Store {
             warnings.extend(warning);
         }
         let path = dirs.progress_file();
-        let (readable, can_write) = folder(&dirs.data, &mut warnings);
+        let (readable, can_write) = data;
         if readable {
             let (progress, ok, warning): (Progress, _, _) =
                 load(&path, PROGRESS_VERSION, can_write, ProgressFile::validate);

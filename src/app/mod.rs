@@ -19,7 +19,9 @@
 //!
 //! # Keys
 //!
-//! Beside the game's own bindings in [`crate::input::keyboard`], the app's command keys and
+//! The game's own bindings come from the saved settings ([`crate::save`], opened by `main`
+//! into [`AppOptions::save`]; `saved.rs` builds the keyboard and pad maps and saves the
+//! progress on each goal). Beside them ([`crate::input::keyboard`]), the app's command keys and
 //! pad buttons are the table in [`commands`]; the decisions the app takes are small pure
 //! modules beside it: [`commands`] (key/pad → [`commands::Command`]), [`session`] (mode and
 //! level progression), [`frame_ui`] (which UI a frame shows) and [`wake`] (when the event

@@ -3,7 +3,8 @@
 //! Clock: events are stamped on the event-loop clock (nanoseconds since the loop started,
 //! monotonic); [`latch::Latch`] hands them to the fixed tick that owns their time.
 //! `keyboard` and `gamepad` (only with the `game` feature) turn winit keys / gilrs events into
-//! [`InputEvent`]s; the latch itself is platform-free. [`Action`] and
+//! [`InputEvent`]s, through the bindings of the settings file ([`bindmap`]: names → codes);
+//! the latch and the bind map are platform-free. [`Action`] and
 //! [`latch::TickInput`] belong to the simulation (`crate::sim::action`) and are re-exported.
 
 pub mod bindmap;

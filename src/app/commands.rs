@@ -65,7 +65,7 @@ fn toggle_pause(mode: Mode) -> Option<Command> {
     match mode {
         Mode::Playing => Some(Command::Pause),
         Mode::Paused => Some(Command::Resume),
-        Mode::Finished => None,
+        Mode::Finished | Mode::Title => None,
     }
 }
 
@@ -91,7 +91,7 @@ pub fn pad_command(button: PadMenu, mode: Mode) -> Option<Command> {
         (PadMenu::Start, Mode::Finished) => Some(Command::PlayAgain),
         (PadMenu::Start, _) => toggle_pause(mode),
         (PadMenu::Select, Mode::Paused | Mode::Finished) => Some(Command::Quit),
-        (PadMenu::Select, Mode::Playing) => None,
+        (PadMenu::Select, Mode::Playing | Mode::Title) => None,
     }
 }
 

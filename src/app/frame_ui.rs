@@ -1,11 +1,14 @@
 //! Which UI a frame shows: the HUD while a level is on, the F3 overlay when asked for, the
-//! pause or end screen by [`Mode`]; built into a [`Layer`] by `crate::ui`.
+//! menu page open (title, level select, pause menu, settings, end screen: `crate::ui::pages`)
+//! by [`Mode`]; built into a [`Layer`] by `crate::ui`.
 //!
 //! Clock: render frame. Pure: the app gathers the numbers ([`FrameUi`]) and hands the layer to
 //! the renderer. The end screen shows no F3 overlay: the clock is stopped there, and the panel
 //! would cover the results table.
 
 use super::session::Mode;
+use crate::ui::menu::{Context, Menu};
+use crate::ui::pages::{self, PageInfo};
 use crate::ui::{self, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
 
 /// The F3 overlay's inputs.
@@ -30,22 +33,46 @@ pub struct FrameUi<'a> {
     pub f3: Option<F3<'a>>,
     /// The levels finished (the end screen's table).
     pub results: &'a [LevelResult],
+    /// The menus, while one is open (every mode but playing); without them the pause and end
+    /// screens are the plain ones.
+    pub menu: Option<MenuUi<'a>>,
+}
+
+/// The menus as a frame draws them.
+#[derive(Clone, Copy, Debug)]
+pub struct MenuUi<'a> {
+    /// Their state (page, cursor, rebinding).
+    pub menu: &'a Menu,
+    /// The settings and levels they show.
+    pub ctx: Context<'a>,
+    /// Seconds since the menus opened (the title's blinking; frame clock).
+    pub t_s: f64,
 }
 
 /// Build `frame`'s UI for a `size` (width, height) pixel target into `out` (cleared first).
 pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
     out.clear();
     let scr = Screen::new(size.0, size.1);
-    if frame.mode == Mode::Finished {
-        ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz);
-        return;
+    let page = |out: &mut Layer, m: &MenuUi<'_>| {
+        let info = PageInfo { t_s: m.t_s, tick_hz: frame.hud.tick_hz, results: frame.results };
+        pages::draw(out, &scr, m.menu, &m.ctx, &info);
+    };
+    match (frame.mode, &frame.menu) {
+        (Mode::Finished | Mode::Title, Some(m)) => return page(out, m),
+        (Mode::Finished, None) => {
+            ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz, "Play again");
+            return;
+        }
+        _ => {}
     }
     ui::hud(out, &scr, &frame.hud);
     if let Some(f3) = &frame.f3 {
         ui::telemetry_overlay(out, &scr, f3.telemetry, f3.shown, &f3.info);
     }
-    if frame.mode == Mode::Paused {
-        ui::pause_screen(out, &scr);
+    match (frame.mode, &frame.menu) {
+        (Mode::Paused, Some(m)) => page(out, m),
+        (Mode::Paused, None) => ui::pause_screen(out, &scr),
+        _ => {}
     }
 }
 
@@ -54,7 +81,13 @@ mod tests {
     use super::*;
 
     fn frame(mode: Mode, f3: Option<F3<'_>>) -> FrameUi<'_> {
-        FrameUi { mode, hud: Hud { level: "Meadow", deaths: 1, ticks: 60, tick_hz: 60 }, f3, results: &[] }
+        FrameUi {
+            mode,
+            hud: Hud { level: "Meadow", deaths: 1, ticks: 60, tick_hz: 60 },
+            f3,
+            results: &[],
+            menu: None,
+        }
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub mod commands;
 mod frame;
 pub mod frame_ui;
 mod graphics;
+mod menus;
 mod options;
 mod saved;
 pub mod session;
@@ -127,6 +128,8 @@ struct App {
     stress_drawn: Vec<glam::DVec2>,
     /// Minimised/occluded state and the loop's wake-ups meanwhile.
     visibility: Visibility,
+    /// The title, level select, pause, settings and end menus (`menus.rs`).
+    menus: menus::Menus,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -167,6 +170,9 @@ impl App {
             self.toggle_fullscreen();
         }
         self.start = Some(Instant::now());
+        if self.session.mode == Mode::Title {
+            self.clock.freeze(0);
+        }
         Ok(())
     }
 
@@ -179,6 +185,7 @@ impl App {
         self.release_keyboard(t);
         self.clock.freeze(wall);
         self.session.mode = mode;
+        self.open_menu(mode);
         log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
         self.request_redraw();
     }
@@ -262,15 +269,10 @@ impl App {
             Some((path, level)) => {
                 log::info!("level complete; now playing {}", path.display());
                 self.session.level_path = path;
-                self.game.load_level(level);
                 // A level starts from rest: keys and pad buttons held through the goal are
                 // released before its first tick, so every start is the same whatever was held
                 // (press again to go).
-                let t = self.now_ns();
-                self.release_keyboard(t);
-                let (game, rec) = (&mut self.game, &mut self.recorder);
-                self.pads.release_all(&mut |ev| push_at(game, rec, t, ev));
-                self.session.start_level(self.game.world());
+                self.enter_level(level);
             }
             None => {
                 log::info!("last level complete: end screen");
@@ -335,6 +337,9 @@ impl ApplicationHandler for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),
             WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+                if self.menu_key(event_loop, &event, is_synthetic) {
+                    return; // a menu is open: see menus.rs
+                }
                 if event.state == ElementState::Pressed
                     && !event.repeat
                     && !is_synthetic
@@ -410,12 +415,22 @@ impl ApplicationHandler for App {
             let t = self.now_ns();
             let (game, rec) = (&mut self.game, &mut self.recorder);
             let mut menu = Vec::new();
-            self.pads.poll(&mut |ev| push_at(game, rec, t, ev), &mut |m| menu.push(m));
-            for m in menu {
+            // Pad game input counts only while playing (a menu's A is no jump on resume).
+            let playing = self.session.mode == Mode::Playing;
+            self.pads.poll(
+                &mut |ev| {
+                    if playing {
+                        push_at(game, rec, t, ev)
+                    }
+                },
+                &mut |m| menu.push(m),
+            );
+            for m in menu.into_iter().filter(|_| playing) {
                 if let Some(command) = commands::pad_command(m, self.session.mode) {
                     self.command(event_loop, command);
                 }
             }
+            self.menu_pads(event_loop, !playing);
         }
         if self.exit_due() {
             event_loop.exit();
@@ -470,6 +485,10 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     event_loop.set_control_flow(ControlFlow::Wait);
 
     let stress = opts.stress;
+    // No level named and nothing scripted (`--record`, `--exit-after`, `--stress`): the title.
+    let title = opts.level.is_none() && opts.record.is_none() && opts.exit_after.is_none() && stress == 0;
+    let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
+    let menus = menus::Menus::new(shipped_first.as_deref());
     let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();
     pads.set_map(pad_map);
@@ -499,7 +518,11 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
+        menus,
     };
+    if title {
+        app.session.mode = Mode::Title;
+    }
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {
         return Err(e);

@@ -9,14 +9,18 @@
 //! from character counts.
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
-//! [`mod@hud`], [`screens`] (pause, end), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! [`mod@hud`], [`screens`] (pause, end), [`menu`] (the menus' state machine), [`pages`] (what
+//! each menu page draws), [`settings_menu`] (the settings rows and the rebinding rule), [`telemetry`] (ring buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;
 pub mod graphs;
 pub mod hud;
 pub mod layout;
+pub mod menu;
+pub mod pages;
 pub mod screens;
+pub mod settings_menu;
 pub mod style;
 pub mod telemetry;
 

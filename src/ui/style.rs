@@ -10,8 +10,10 @@ pub mod colors {
     pub const TEXT: [u8; 4] = [236, 240, 246, 255];
     /// Secondary text (labels, hints).
     pub const DIM: [u8; 4] = [160, 172, 190, 255];
-    /// Headline text (pause, end screen).
+    /// Headline text (pause, end screen), the selected menu row.
     pub const TITLE: [u8; 4] = [255, 222, 120, 255];
+    /// A menu's message (a refused key, a rebinding done).
+    pub const NOTE: [u8; 4] = [250, 176, 96, 255];
     /// A frame at or under one 60 Hz frame; one tick in a frame.
     pub const GOOD: [u8; 3] = [92, 214, 120];
     /// A frame longer than one 60 Hz frame; two ticks in a frame.

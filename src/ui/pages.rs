@@ -2,7 +2,7 @@
 //! the settings page (with its rebinding prompt) and the end screen's choices, as quads and
 //! text in a [`Layer`].
 //!
-//! Clock: render frame. Pure. The only animation (the title's "press any key" blinking) reads
+//! Clock: render frame. Pure. The only animation (the title's "press any key" pulsing) reads
 //! the seconds the app passes in; nothing here touches the simulation. Sizes follow the view's
 //! integer scale ([`Screen::s`]), text is the shipped monospace font, so panels are sized from
 //! character counts.
@@ -82,42 +82,51 @@ fn centred(out: &mut Layer, scr: &Screen, text: impl Into<String>, y: f32, size:
     out.text.push(TextItem::new(text, centre_x(scr), y.round(), size, color).aligned(Align::Center));
 }
 
+/// A centred line of `text` at `y` on a panel of its own (readable over the level).
+fn banner(out: &mut Layer, scr: &Screen, text: &str, y: f32, color: [u8; 4]) {
+    let size = scr.text_px();
+    let pad = (3.0 * scr.s).round();
+    let w = (mono_width(text.chars().count(), size) + 2.0 * pad).round();
+    let h = (size * LINE_HEIGHT).round() + pad;
+    let left = (centre_x(scr) - w * 0.5).round();
+    out.quads.push(solid(left, (y - pad * 0.5).round(), w, h, colors::PANEL, PANEL_ALPHA));
+    centred(out, scr, text, y, size, color);
+}
+
 /// The keys' hint line at the bottom of the view.
 fn hint(out: &mut Layer, scr: &Screen, text: &str) {
-    let size = scr.text_px();
-    let y = scr.view.y as f32 + scr.view.h as f32 - 2.2 * size;
-    centred(out, scr, text, y, size, colors::DIM);
+    let y = scr.view.y as f32 + scr.view.h as f32 - 2.2 * scr.text_px();
+    banner(out, scr, text, y, colors::DIM);
 }
 
 /// The message line (a refused key, a rebinding done) just above the hint.
 fn message(out: &mut Layer, scr: &Screen, text: &str) {
-    let size = scr.text_px();
-    let y = scr.view.y as f32 + scr.view.h as f32 - 3.8 * size;
-    centred(out, scr, text, y, size, colors::NOTE);
+    let y = scr.view.y as f32 + scr.view.h as f32 - 4.0 * scr.text_px();
+    banner(out, scr, text, y, colors::NOTE);
 }
 
 /// The title: the game's name over the moving level (drawn by the renderer behind this),
-/// the promise, and "press any key" blinking once a second.
+/// the promise, and "press any key" pulsing once a second.
 pub fn title(out: &mut Layer, scr: &Screen, t_s: f64) {
     let cy = scr.view.y as f32 + scr.view.h as f32 * 0.36;
     let big = scr.title_px() * 2.0;
     let size = scr.text_px();
-    let w = mono_width(22, size).max(mono_width(5, big)) + 24.0 * scr.s;
-    let (top, bottom) = (cy - big * 0.9, cy + big * 1.1 + 2.6 * size);
+    let any_y = cy + big * 0.6 + 2.2 * size;
+    let w = mono_width(30, size).max(mono_width(5, big)) + 24.0 * scr.s;
+    let (top, bottom) = (cy - big * 0.9, any_y + 1.5 * size * LINE_HEIGHT + 8.0 * scr.s);
     out.quads.push(solid(
         (centre_x(scr) - w * 0.5).round(),
         top.round(),
         w.round(),
         (bottom - top).round(),
         colors::PANEL,
-        PANEL_ALPHA,
+        0.9,
     ));
     centred(out, scr, "LEDGE", cy - big * 0.6, big, colors::TITLE);
     centred(out, scr, "the same jump on every screen", cy + big * 0.6, size, colors::TEXT);
-    if t_s.rem_euclid(1.0) < 0.7 {
-        let y = scr.view.y as f32 + scr.view.h as f32 * 0.72;
-        centred(out, scr, "press any key", y, scr.text_px() * 1.5, colors::TEXT);
-    }
+    // Pulses once a second between bright and dim (never gone: always readable).
+    let pulse = if t_s.rem_euclid(1.0) < 0.5 { colors::TEXT } else { colors::DIM };
+    centred(out, scr, "press any key", any_y, size * 1.5, pulse);
     hint(out, scr, "Esc: quit  ·  F11: fullscreen");
 }
 
@@ -185,7 +194,7 @@ fn on_off(b: bool) -> &'static str {
 }
 
 /// The settings page's text for `r`: label and value in two columns.
-pub fn setting_text(r: SettingRow, s: &Settings) -> String {
+pub fn setting_text(r: SettingRow, s: &Settings, capture: Option<Capture>) -> String {
     let pct = |v: f64| format!("◀ {:>3} % ▶", (v * 100.0).round() as i32);
     let keys = |d: Device, a| {
         let k: Vec<String> = d.bindings(s).keys(a).iter().map(|n| key_label(n)).collect();
@@ -205,12 +214,14 @@ pub fn setting_text(r: SettingRow, s: &Settings) -> String {
         }
         SettingRow::Key(d, a) => {
             let dev = if d == Device::Keyboard { "Keyboard" } else { "Pad" };
-            (format!("{dev} {}", a.name()), keys(d, a))
+            let waiting = capture == Some(Capture { device: d, action: a });
+            let value = if waiting { "…press one".to_owned() } else { keys(d, a) };
+            (format!("{dev} {}", a.name()), value)
         }
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };
-    format!("{label:<16}  {value}")
+    format!("{label:<16}  {value:<24}")
 }
 
 /// The settings page; while a key is being rebound, the prompt over it.
@@ -226,36 +237,21 @@ pub fn settings(
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.04;
     centred(out, scr, "Settings", top, title, colors::TITLE);
-    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, s))).collect();
-    list(out, scr, &rows, Some(cursor), top + title * 1.4);
+    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, s, capture))).collect();
+    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4);
     if let Some(m) = msg {
         message(out, scr, m);
     }
-    hint(out, scr, "Up / Down: choose  ·  Left / Right: change  ·  Enter: rebind  ·  Esc: back");
-    if let Some(c) = capture {
-        let what = if c.device == Device::Keyboard { "a key" } else { "a pad button" };
-        let lines = [
-            format!("Press {what} for {}", c.action.name()),
-            "Esc (or pad Select): cancel".to_owned(),
-            "Esc, F3, F11, Start and Select cannot be bound".to_owned(),
-        ];
-        let size = scr.text_px();
-        let line = (size * LINE_HEIGHT).round();
-        let w = mono_width(lines.iter().map(|l| l.chars().count()).max().unwrap_or(0), size) + 24.0 * scr.s;
-        let h = line * 3.0 + 16.0 * scr.s;
-        let cy = scr.view.y as f32 + scr.view.h as f32 * 0.5;
-        out.quads.push(solid(
-            (centre_x(scr) - w * 0.5).round(),
-            (cy - h * 0.5).round(),
-            w.round(),
-            h.round(),
-            colors::PANEL,
-            0.95,
-        ));
-        for (i, l) in lines.into_iter().enumerate() {
-            let color = if i == 0 { colors::TITLE } else { colors::DIM };
-            centred(out, scr, l, cy - h * 0.5 + 8.0 * scr.s + line * i as f32, size, color);
+    match capture {
+        // The prompt under the list: text draws over every quad, so nothing may overlap the
+        // list's text.
+        Some(c) => {
+            let what = if c.device == Device::Keyboard { "a key" } else { "a pad button" };
+            let y = bottom + 0.8 * scr.text_px();
+            banner(out, scr, &format!("Press {what} for {}", c.action.name()), y, colors::TITLE);
+            hint(out, scr, "Esc / pad Select: cancel  ·  Esc, F3, F11, Start, Select cannot be bound");
         }
+        None => hint(out, scr, "Up / Down: choose  ·  Left / Right: change  ·  Enter: rebind  ·  Esc: back"),
     }
 }
 
@@ -347,7 +343,10 @@ mod tests {
         );
         let t = texts(&out);
         assert!(t.contains("Master volume     ◀ 100 % ▶"), "{t}");
-        assert!(t.contains("Keyboard jump     Space, Z, Up, W"), "{t}");
-        assert!(t.contains("Press a key for jump"), "{t}");
+        assert!(
+            setting_text(SettingRow::Key(Device::Keyboard, crate::sim::Action::Jump), &s, None)
+                .starts_with("Keyboard jump     Space, Z, Up, W")
+        );
+        assert!(t.contains("Press a key for jump") && t.contains("Keyboard jump     …press one"), "{t}");
     }
 }

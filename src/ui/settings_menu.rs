@@ -114,9 +114,11 @@ pub fn rebind(settings: &Settings, device: Device, action: Action, name: &str) -
 }
 
 /// A key or button name as the menus show it: `KeyA` → `A`, `Digit1` → `1`, `ArrowLeft` →
-/// `Left`, `Numpad4` → `Num 4`; other names as they are (`Space`, `South`).
+/// `Left`, `Numpad4` → `Num 4`, `DPadLeft` → `D-pad Left`; other names as they are (`Space`,
+/// `South`).
 pub fn key_label(name: &str) -> String {
-    for (prefix, shown) in [("Key", ""), ("Digit", ""), ("Arrow", ""), ("Numpad", "Num ")] {
+    for (prefix, shown) in [("Key", ""), ("Digit", ""), ("Arrow", ""), ("Numpad", "Num "), ("DPad", "D-pad ")]
+    {
         if let Some(rest) = name.strip_prefix(prefix).filter(|r| !r.is_empty()) {
             return format!("{shown}{rest}");
         }
@@ -136,5 +138,6 @@ mod tests {
         assert_eq!(key_label("Numpad4"), "Num 4");
         assert_eq!(key_label("Space"), "Space");
         assert_eq!(key_label("South"), "South");
+        assert_eq!(key_label("DPadRight"), "D-pad Right");
     }
 }

@@ -12,8 +12,9 @@
 //!    in `--stats`).
 //!
 //! Real-time play is not tick-exact (README "Levels"), so the first run gets three attempts.
-//! `LEDGE_MENU_SHOTS=DIR` keeps a screenshot of each screen in DIR (`docs/` holds them: the
-//! README's "Menus" section).
+//! `LEDGE_MENU_SHOTS=DIR` keeps the screenshots of the title, the level select (run 2, level 1
+//! finished), the pause menu, the settings and the rebinding prompt in DIR (`docs/` holds them:
+//! the README's "Menus" section; the end screen's is `scripts/xdo-playthrough`'s).
 //!
 //! Clock: wall time (real processes, real sleeps).
 
@@ -35,6 +36,9 @@ fn sleep(ms: u64) {
     thread::sleep(Duration::from_millis(ms));
 }
 
+/// The screenshots `LEDGE_MENU_SHOTS` keeps (the README shows them; the others are checks).
+const KEPT: [&str; 5] = ["title", "level-select", "pause", "settings", "rebind"];
+
 /// Screenshots of the game's 1280x720 window (the top-left of the 1280x800 screen).
 struct Shots {
     dir: PathBuf,
@@ -50,7 +54,8 @@ impl Shots {
         assert!(w >= 1280 && h >= 720, "screen {w}x{h}");
         let rgb: Vec<u8> = rgb.chunks(w * 3).take(720).flat_map(|row| row[..1280 * 3].to_vec()).collect();
         let rgba: Vec<u8> = rgb.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-        let out = self.keep.as_deref().unwrap_or(&self.dir).join(format!("menu-{name}.png"));
+        let keep = self.keep.as_deref().filter(|_| KEPT.contains(&name));
+        let out = keep.unwrap_or(&self.dir).join(format!("menu-{name}.png"));
         save_png(&out, 1280, 720, &rgba).expect("save screenshot");
         let colours: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
         assert!(colours.len() > 8, "{name}: only {} colours: not a drawn screen", colours.len());
@@ -93,7 +98,7 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     assert_ne!(a, b, "the title's background moves");
     x.xdo(&["key", "Return"]);
     sleep(600);
-    shots.take(x, "level-select");
+    shots.take(x, "level-select-new");
     x.xdo(&["key", "Return"]);
     // Level 1 from rest, in a 640x360 window (keys are stamped on arrival there; README).
     x.xdo(&["windowsize", "--sync", &win, "640", "360"]);
@@ -167,7 +172,7 @@ fn title_level_select_pause_settings_rebind_and_saved_progress() {
     let (game, _win) = start(&x, &scratch, &save, &stats);
     x.xdo(&["key", "Return"]);
     sleep(600);
-    shots.take(&x, "level-select-unlocked");
+    shots.take(&x, "level-select");
     x.xdo(&["key", "Return"]);
     sleep(800);
     x.xdo(&["key", "space"]);

@@ -104,8 +104,14 @@ fn pad_input(p: PadPress) -> Input {
 }
 
 impl App {
-    /// Open `mode`'s menus at their root page (called whenever the mode leaves playing).
+    /// Open `mode`'s menus at their root page (called whenever the mode leaves playing, after
+    /// the game clock stopped). What the pads hold is released now, at the instant the clock
+    /// stopped, as the keyboard's is: pad game input is not forwarded while a menu is open, so
+    /// a release meanwhile would otherwise never reach the loop.
     pub(super) fn open_menu(&mut self, mode: Mode) {
+        let t = self.now_ns();
+        let (game, rec) = (&mut self.game, &mut self.recorder);
+        self.pads.release_all(&mut |ev| super::push_at(game, rec, t, ev));
         self.menus.menu = Menu::new(root_page(mode));
         self.menus.opened = Instant::now();
     }

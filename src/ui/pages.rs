@@ -14,7 +14,7 @@ use super::menu::{
     setting_rows,
 };
 use super::screens::{LevelResult, end_screen};
-use super::style::{PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
+use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
 use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
 use crate::save::Settings;
 
@@ -56,7 +56,7 @@ fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top:
     let w = (mono_width(chars, size) + 2.0 * pad).round();
     let left = (centre_x(scr) - w * 0.5).round();
     let h = line * rows.len() as f32 + 2.0 * pad;
-    out.quads.push(solid(left, top.round(), w, h.round(), colors::PANEL, PANEL_ALPHA));
+    out.quads.push(solid(left, top.round(), w, h.round(), colors::PANEL, MENU_ALPHA));
     let mut y = (top + pad).round();
     for (i, r) in rows.iter().enumerate() {
         let selected = cursor == Some(i);

@@ -35,6 +35,10 @@ pub const OVERLAY_TEXT_CHARS: usize = 56;
 /// Opacity of the panels behind text.
 pub const PANEL_ALPHA: f32 = 0.72;
 
+/// Opacity of the menus' list panels (more than [`PANEL_ALPHA`]: clouds and platforms behind
+/// a list of words made them hard to read).
+pub const MENU_ALPHA: f32 = 0.96;
+
 /// Opacity of the full-screen dimmer behind the pause screen.
 pub const PAUSE_DIM_ALPHA: f32 = 0.7;
 

@@ -14,6 +14,10 @@
 //! | pad Select | — | quit | quit |
 //! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
+//!
+//! While a menu is open (paused, end screen, title) the menus take the keys first
+//! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
+//! table does (a test there checks it), and F3, F11 and Alt+Enter still come here.
 
 use super::session::Mode;
 use crate::input::gamepad::PadMenu;

@@ -228,8 +228,14 @@ impl App {
         }
     }
 
-    /// Do what the menus asked.
+    /// Do what the menus asked. While recording (`--record`, one level), nothing that loads
+    /// a level is done: the recording could not replay it.
     fn menu_action(&mut self, event_loop: &ActiveEventLoop, action: Option<MenuAction>) {
+        let loads = matches!(action, Some(MenuAction::Play(_) | MenuAction::Restart | MenuAction::ToTitle));
+        if loads && self.recorder.is_some() {
+            self.menus.menu.say("Not while recording: --record covers one level");
+            return;
+        }
         match action {
             None => {}
             Some(MenuAction::Play(i)) => {

@@ -25,7 +25,9 @@
 //! pad buttons are the table in [`commands`]; the decisions the app takes are small pure
 //! modules beside it: [`commands`] (key/pad → [`commands::Command`]), [`session`] (mode and
 //! level progression), [`frame_ui`] (which UI a frame shows) and [`wake`] (when the event
-//! loop runs the next frame).
+//! loop runs the next frame). With no level named and nothing scripted the game opens on the
+//! title; every mode but playing has a menu open, and `menus.rs` takes the keys and pad presses
+//! then (title, level select, pause menu, settings, end screen).
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
 //! needs Esc (or the pad's Start). Only a focus the window had counts: the "unfocused" X11 reports as the window

@@ -174,6 +174,11 @@ impl Menu {
         self.message.as_deref()
     }
 
+    /// Show `msg` (until the next input): what the app refused to do.
+    pub fn say(&mut self, msg: impl Into<String>) {
+        self.message = Some(msg.into());
+    }
+
     fn set_cursor(&mut self, c: usize) {
         if let Some(top) = self.stack.last_mut() {
             top.1 = c;

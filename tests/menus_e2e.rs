@@ -9,7 +9,8 @@
 //!    `progress.toml` has level 1's record.
 //! 2. Started again: Enter, Enter starts level 2 (the level select opens on the last level
 //!    unlocked: the player stands at level 2's spawn), Space no longer jumps, J does (one jump
-//!    in `--stats`).
+//!    in `--stats`); vsync switched off in the settings applies at once (`present_mode`
+//!    Immediate in `--stats`) and is saved.
 //!
 //! Real-time play is not tick-exact (README "Levels"), so the first run gets three attempts.
 //! `LEDGE_MENU_SHOTS=DIR` keeps the screenshots of the title, the level select (run 2, level 1
@@ -181,8 +182,20 @@ fn title_level_select_pause_settings_rebind_and_saved_progress() {
     sleep(120);
     x.xdo(&["keyup", "j"]);
     sleep(1500);
+    // A setting applies at once: vsync off in the pause menu's settings (Fifo → Immediate).
+    x.xdo(&["key", "Escape"]);
+    sleep(400);
+    x.xdo(&["key", "Down", "Down", "Return"]);
+    sleep(300);
+    x.xdo(&["key", "Down", "Down", "Down", "Down", "Return"]);
+    sleep(500);
+    x.xdo(&["key", "Escape", "Escape"]);
+    sleep(500);
     let (s, ctx) = quit(&x, game, &stats);
     assert_eq!(stat(&s, "jumps"), 1.0, "J jumps, Space no longer does{ctx}");
+    assert_eq!(s["present_mode"].as_str(), Some("Immediate"), "vsync off applied at once{ctx}");
+    let settings = fs::read_to_string(save.join("settings.toml")).unwrap();
+    assert!(settings.contains("vsync = false") && settings.contains("jump = [\"KeyJ\"]"), "{settings}");
     let level2 = ledge::level::tiled_map::load_tmx(&root().join("assets/levels/level2.tmx")).unwrap();
     assert_eq!(
         (stat(&s, "player_x"), stat(&s, "player_y")),

@@ -119,4 +119,25 @@ mod tests {
         let end = texts(&frame(Mode::Finished, Some(f3)));
         assert!(end.starts_with("You made it!") && !end.contains("F3 telemetry") && !end.contains("Meadow"));
     }
+
+    #[test]
+    fn menus_draw_over_the_hud_or_alone() {
+        use crate::ui::menu::Page;
+        let settings = crate::save::Settings::default();
+        let ctx = Context { settings: &settings, levels: &[] };
+        let texts = |mode, page| {
+            let menu = Menu::new(page);
+            let mut f = frame(mode, None);
+            f.menu = Some(MenuUi { menu: &menu, ctx, t_s: 0.0 });
+            let mut out = Layer::default();
+            build(&mut out, (1280, 720), &f);
+            out.text.iter().map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
+        };
+        let title = texts(Mode::Title, Page::Title);
+        assert!(title.contains("LEDGE") && !title.contains("Meadow"), "no HUD on the title: {title}");
+        let paused = texts(Mode::Paused, Page::Pause);
+        assert!(paused.starts_with("Meadow") && paused.contains("▶ Resume"), "{paused}");
+        let end = texts(Mode::Finished, Page::End);
+        assert!(end.starts_with("You made it!") && end.contains("Back to title"), "{end}");
+    }
 }

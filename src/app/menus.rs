@@ -308,6 +308,8 @@ impl App {
             self.pacer = new.fps_cap().map(Pacer::new);
         }
         if new.volume != old.volume {
+            // Volumes take effect here: the audio output (issue #12's sound part) sets its
+            // master, music and effects gains from `new.volume` (linear, 0..=1).
             log::info!("volume: {:?}", new.volume);
         }
     }

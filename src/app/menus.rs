@@ -179,6 +179,7 @@ impl App {
         let enter = matches!(code, KeyCode::Enter | KeyCode::NumpadEnter);
         if matches!(code, KeyCode::F3 | KeyCode::F11) || (enter && self.alt_held) {
             if !event.repeat {
+                // Alt+Enter asks what F11 does (the command table's fullscreen).
                 let key = commands::AppKey {
                     code: if code == KeyCode::F3 { commands::KeyCode::F3 } else { commands::KeyCode::F11 },
                     types_q: false,

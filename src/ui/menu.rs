@@ -253,10 +253,10 @@ impl Menu {
         let page = self.page();
         let root = self.stack.len() == 1;
         match (page, input) {
-            (_, Input::Up) => self.step(-1, ctx),
-            (_, Input::Down) => self.step(1, ctx),
             (Page::Title, Input::Back | Input::Quit) => return Some(MenuAction::Quit),
             (Page::Title, _) => self.push(Page::LevelSelect, ctx),
+            (_, Input::Up) => self.step(-1, ctx),
+            (_, Input::Down) => self.step(1, ctx),
             (Page::Pause, Input::Start) if root => return Some(MenuAction::Resume),
             (Page::Pause | Page::End, Input::Quit) if root => return Some(MenuAction::Quit),
             (Page::End, Input::Start) => return Some(MenuAction::PlayAgain),
@@ -395,6 +395,9 @@ mod tests {
         let l = levels(&[true, true, false]);
         let c = ctx(&s, &l);
         let mut m = Menu::new(Page::Title);
+        assert_eq!(m.input(Input::Down, &c), None);
+        assert_eq!(m.page(), Page::LevelSelect, "any key, an arrow too");
+        m.input(Input::Back, &c);
         assert_eq!(m.input(Input::Other, &c), None);
         assert_eq!(m.page(), Page::LevelSelect);
         assert_eq!(m.cursor(), 1, "the cursor starts on the last open level");

@@ -51,44 +51,47 @@ struct Piece {
     size: [f64; 2],
 }
 
-/// Horizontal slices of a `width` px platform: (which end, source x, destination x, width).
-/// `0` left end, `1` middle, `2` right end.
-fn columns(width: f64) -> Vec<(u8, f64, f64, f64)> {
+/// Horizontal slices of a `width` px platform, each given to `f` as (which end, source x,
+/// destination x, width): `0` left end, `1` middle, `2` right end.
+fn columns(width: f64, mut f: impl FnMut(u8, f64, f64, f64)) {
     let tile = f64::from(atlas::TILE_PX);
     if width < 2.0 * tile {
         let left = (width / 2.0).floor();
         let right = width - left;
-        return [(0, 0.0, 0.0, left), (2, tile - right, left, right)]
-            .into_iter()
-            .filter(|c| c.3 > 0.0)
-            .collect();
+        if left > 0.0 {
+            f(0, 0.0, 0.0, left);
+        }
+        if right > 0.0 {
+            f(2, tile - right, left, right);
+        }
+        return;
     }
-    let mut out = vec![(0, 0.0, 0.0, tile)];
+    f(0, 0.0, 0.0, tile);
     let mut x = tile;
     while x < width - tile {
-        out.push((1, 0.0, x, (width - tile - x).min(tile)));
+        f(1, 0.0, x, (width - tile - x).min(tile));
         x += tile;
     }
-    out.push((2, 0.0, width - tile, tile));
-    out
+    f(2, 0.0, width - tile, tile);
 }
 
-/// Vertical bands of a solid platform `height` px tall, from a 16 px piece: (source y,
-/// destination y, height). The top 14 rows, the body (rows 4..14) repeated for a tall one,
-/// the bottom 2 rows (its edge) last; a platform 4 px tall or less shows the top rows only.
-fn bands(height: f64) -> Vec<(f64, f64, f64)> {
+/// Vertical bands of a solid platform `height` px tall from a 16 px piece, each given to `f`
+/// as (source y, destination y, height): the top 14 rows, the body (rows 4..14) repeated for a
+/// tall one, the bottom 2 rows (its edge) last; a platform 4 px tall or less shows its top
+/// rows only.
+fn bands(height: f64, mut f: impl FnMut(f64, f64, f64)) {
     if height <= 4.0 {
-        return vec![(0.0, 0.0, height)];
+        f(0.0, 0.0, height);
+        return;
     }
     let body_end = height - 2.0;
-    let mut out = vec![(0.0, 0.0, body_end.min(14.0))];
+    f(0.0, 0.0, body_end.min(14.0));
     let mut y = 14.0;
     while y < body_end {
-        out.push((4.0, y, (body_end - y).min(10.0)));
+        f(4.0, y, (body_end - y).min(10.0));
         y += 10.0;
     }
-    out.push((14.0, body_end, 2.0));
-    out
+    f(14.0, body_end, 2.0);
 }
 
 /// True when entity `id` of the level is a one-way platform.
@@ -96,19 +99,21 @@ fn oneway(view: &FrameView<'_>, id: usize) -> bool {
     matches!(view.level.entities.get(id), Some(EntitySpec::Platform { oneway: true, .. }))
 }
 
-/// The pieces that draw a platform of `size`.
-fn platform(size: [f64; 2], oneway: bool, out: &mut Vec<Piece>) {
+/// Give `emit` the pieces that draw a platform of `size`.
+fn platform(size: [f64; 2], oneway: bool, emit: &mut impl FnMut(Piece)) {
     let ends = if oneway {
         [EntitySprite::OnewayLeft, EntitySprite::OnewayMid, EntitySprite::OnewayRight]
     } else {
         [EntitySprite::PlatformLeft, EntitySprite::PlatformMid, EntitySprite::PlatformRight]
     };
-    let rows = if oneway { vec![(0.0, 0.0, size[1].min(8.0))] } else { bands(size[1]) };
-    for (end, sx, dx, w) in columns(size[0]) {
-        for &(sy, dy, h) in &rows {
-            out.push(Piece { sprite: ends[usize::from(end)], src: [sx, sy], dst: [dx, dy], size: [w, h] });
+    columns(size[0], |end, sx, dx, w| {
+        let sprite = ends[usize::from(end)];
+        if oneway {
+            emit(Piece { sprite, src: [sx, 0.0], dst: [dx, 0.0], size: [w, size[1].min(8.0)] });
+        } else {
+            bands(size[1], |sy, dy, h| emit(Piece { sprite, src: [sx, sy], dst: [dx, dy], size: [w, h] }));
         }
-    }
+    });
 }
 
 /// The sprite for a crumbling block in `state` at `frame`; `None` when broken (not drawn).
@@ -128,14 +133,29 @@ fn uv_part(region: AtlasRegion, src: [f64; 2], size: [f64; 2]) -> [f32; 4] {
     [x0 / aw, y0 / ah, (x0 + size[0] as f32) / aw, (y0 + size[1] as f32) / ah]
 }
 
-/// Append the instances that draw `d`.
+/// Append the instances that draw `d` (no allocation besides `out`'s own growth).
 fn push_entity(view: &FrameView<'_>, d: &EntityDraw, out: &mut Vec<SpriteInstance>) {
-    let mut pieces = Vec::new();
-    let mut flags = 0;
-    let mut rotation = 0.0;
+    let (flags, rotation) = match d.kind {
+        EntityKind::Walker if d.facing_left => (FLAG_FLIP_X, 0.0),
+        EntityKind::Saw => (0, saw_angle(d.frame) as f32),
+        _ => (0, 0.0),
+    };
+    // A saw's blade fills its 2r box (the only scaled sprite); every other piece is drawn at
+    // its own size.
+    let saw = d.kind == EntityKind::Saw;
+    let mut emit = |p: Piece| {
+        let size = if saw { [d.size.x, d.size.y] } else { p.size };
+        out.push(SpriteInstance {
+            pos: [(d.pos.x + p.dst[0]) as f32, (d.pos.y + p.dst[1]) as f32],
+            size: size.map(|v| v as f32),
+            uv_rect: uv_part(atlas::entity_region(p.sprite), p.src, p.size),
+            flags,
+            rotation,
+        });
+    };
     let whole = |sprite: EntitySprite, size: [f64; 2]| Piece { sprite, src: [0.0; 2], dst: [0.0; 2], size };
     match d.kind {
-        EntityKind::Platform => platform([d.size.x, d.size.y], oneway(view, d.id), &mut pieces),
+        EntityKind::Platform => platform([d.size.x, d.size.y], oneway(view, d.id), &mut emit),
         EntityKind::Crumble => {
             if let Some(sprite) = crumble_sprite(d.state, d.frame) {
                 let tile = f64::from(atlas::TILE_PX);
@@ -143,38 +163,24 @@ fn push_entity(view: &FrameView<'_>, d: &EntityDraw, out: &mut Vec<SpriteInstanc
                 let mut x = 0.0;
                 while x < d.size.x {
                     let w = (d.size.x - x).min(tile);
-                    pieces.push(Piece { sprite, src: [0.0; 2], dst: [x, 0.0], size: [w, h] });
+                    emit(Piece { sprite, src: [0.0; 2], dst: [x, 0.0], size: [w, h] });
                     x += tile;
                 }
             }
         }
         EntityKind::Spring => {
             let sprite = if d.frame == 0 { EntitySprite::SpringIdle } else { EntitySprite::SpringCompressed };
-            pieces.push(whole(sprite, [16.0, 8.0]));
+            emit(whole(sprite, [16.0, 8.0]));
         }
-        EntityKind::Saw => {
-            rotation = saw_angle(d.frame) as f32;
-            pieces.push(whole(EntitySprite::Saw, [16.0, 16.0]));
-        }
+        EntityKind::Saw => emit(whole(EntitySprite::Saw, [16.0, 16.0])),
         EntityKind::Walker => {
             let sprite = match d.state {
                 EntityState::Defeated => EntitySprite::WalkerSquashed,
                 _ => EntitySprite::Walker((d.frame % u32::from(atlas::WALKER_FRAMES)) as u8),
             };
-            flags = if d.facing_left { FLAG_FLIP_X } else { 0 };
-            pieces.push(whole(sprite, [16.0, 16.0]));
+            emit(whole(sprite, [16.0, 16.0]));
         }
     }
-    // A saw's blade fills its 2r box (the only scaled sprite); every other piece is drawn at
-    // its own size.
-    let stretch = |p: &Piece| if d.kind == EntityKind::Saw { [d.size.x, d.size.y] } else { p.size };
-    out.extend(pieces.iter().map(|p| SpriteInstance {
-        pos: [(d.pos.x + p.dst[0]) as f32, (d.pos.y + p.dst[1]) as f32],
-        size: stretch(p).map(|v| v as f32),
-        uv_rect: uv_part(atlas::entity_region(p.sprite), p.src, p.size),
-        flags,
-        rotation,
-    }));
 }
 
 /// Append the instances of every entity in `view`, in id order.
@@ -231,14 +237,26 @@ mod tests {
         out
     }
 
+    fn columns_of(width: f64) -> Vec<(u8, f64, f64, f64)> {
+        let mut v = Vec::new();
+        columns(width, |a, b, c, d| v.push((a, b, c, d)));
+        v
+    }
+
+    fn bands_of(height: f64) -> Vec<(f64, f64, f64)> {
+        let mut v = Vec::new();
+        bands(height, |a, b, c| v.push((a, b, c)));
+        v
+    }
+
     #[test]
     fn platform_columns_cover_the_width_with_ends_outside() {
-        assert_eq!(columns(48.0), [(0, 0.0, 0.0, 16.0), (1, 0.0, 16.0, 16.0), (2, 0.0, 32.0, 16.0)]);
-        assert_eq!(columns(40.0), [(0, 0.0, 0.0, 16.0), (1, 0.0, 16.0, 8.0), (2, 0.0, 24.0, 16.0)]);
-        assert_eq!(columns(32.0), [(0, 0.0, 0.0, 16.0), (2, 0.0, 16.0, 16.0)]);
-        assert_eq!(columns(20.0), [(0, 0.0, 0.0, 10.0), (2, 6.0, 10.0, 10.0)]);
+        assert_eq!(columns_of(48.0), [(0, 0.0, 0.0, 16.0), (1, 0.0, 16.0, 16.0), (2, 0.0, 32.0, 16.0)]);
+        assert_eq!(columns_of(40.0), [(0, 0.0, 0.0, 16.0), (1, 0.0, 16.0, 8.0), (2, 0.0, 24.0, 16.0)]);
+        assert_eq!(columns_of(32.0), [(0, 0.0, 0.0, 16.0), (2, 0.0, 16.0, 16.0)]);
+        assert_eq!(columns_of(20.0), [(0, 0.0, 0.0, 10.0), (2, 6.0, 10.0, 10.0)]);
         for w in [1.0, 7.5, 16.0, 33.0, 100.0, 161.25] {
-            let cols = columns(w);
+            let cols = columns_of(w);
             let covered: f64 = cols.iter().map(|c| c.3).sum();
             assert_eq!(covered, w, "width {w}");
             assert!(cols.windows(2).all(|p| p[0].2 + p[0].3 == p[1].2), "contiguous at {w}");
@@ -247,15 +265,15 @@ mod tests {
 
     #[test]
     fn platform_bands_cover_the_height_and_end_with_the_bottom_edge() {
-        assert_eq!(bands(16.0), [(0.0, 0.0, 14.0), (14.0, 14.0, 2.0)]);
-        assert_eq!(bands(8.0), [(0.0, 0.0, 6.0), (14.0, 6.0, 2.0)]);
-        assert_eq!(bands(3.0), [(0.0, 0.0, 3.0)]);
+        assert_eq!(bands_of(16.0), [(0.0, 0.0, 14.0), (14.0, 14.0, 2.0)]);
+        assert_eq!(bands_of(8.0), [(0.0, 0.0, 6.0), (14.0, 6.0, 2.0)]);
+        assert_eq!(bands_of(3.0), [(0.0, 0.0, 3.0)]);
         assert_eq!(
-            bands(40.0),
+            bands_of(40.0),
             [(0.0, 0.0, 14.0), (4.0, 14.0, 10.0), (4.0, 24.0, 10.0), (4.0, 34.0, 4.0), (14.0, 38.0, 2.0)]
         );
         for h in [5.0, 16.0, 17.0, 31.5, 64.0] {
-            let b = bands(h);
+            let b = bands_of(h);
             assert_eq!(b.iter().map(|x| x.2).sum::<f64>(), h, "height {h}");
         }
     }

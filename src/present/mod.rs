@@ -11,6 +11,7 @@
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
 //! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;
+//! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`stress`]: the `--stress` sprites;
 //! - [`surface_state`]: the window surface's size rules and acquire state machine;
@@ -20,6 +21,7 @@
 
 pub mod atlas;
 pub mod camera;
+pub mod entity_sprites;
 pub mod instances;
 pub mod interp;
 pub mod letterbox;

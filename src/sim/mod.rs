@@ -12,6 +12,7 @@ pub mod hash;
 pub mod player;
 pub mod rng;
 pub mod tuning;
+pub mod wall;
 pub mod world;
 
 pub use action::{Action, TickInput};

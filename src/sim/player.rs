@@ -10,11 +10,13 @@
 //! Feel follows Celeste's `Player.cs` (NormalUpdate): approach run speed with run_accel (x
 //! air_mult in the air), decelerate with run_decel, hold the rise at jump speed while jump is
 //! held for `var_jump_time`, half gravity near the apex while jump is held, coyote time, jump
-//! buffer, upward corner correction, and Down+Jump through one-way platforms.
+//! buffer, upward corner correction, and Down+Jump through one-way platforms. Wall slide and
+//! wall jump are [`super::wall`]'s, called at four points of the tick.
 
 use super::action::{Action, TickInput};
 use super::collision::{corner_nudge, move_x, move_y};
 use super::tuning::{Tuning, seconds_to_ticks};
+use super::wall;
 use super::world::World;
 use crate::level::{Level, Rect, TILE, TileKind};
 use glam::DVec2;
@@ -63,7 +65,7 @@ pub fn step(
     let p = &mut world.player;
 
     // Horizontal: approach run speed (Celeste: accel, decel, air multiplier).
-    let dir = input.move_x();
+    let dir = wall::steer(p, input.move_x());
     if dir != 0.0 {
         p.facing_left = dir < 0.0;
     }
@@ -99,13 +101,17 @@ pub fn step(
         }
         p.coyote = 0;
         p.on_ground = false;
+    } else if p.jump_buffer > 0 && wall::try_jump(p, level, tuning, tick_hz, dir) {
+        out.jump_started = true;
+        world.jumps += 1;
     }
 
     // Gravity, halved near the apex while jump is held (Celeste HalfGravThreshold).
     let jump_held = input.held(Action::Jump);
     let g_mult =
         if p.vel.y.abs() < tuning.apex_threshold && jump_held { tuning.apex_gravity_mult } else { 1.0 };
-    p.vel.y = approach(p.vel.y, tuning.max_fall_speed, tuning.gravity * g_mult * dt);
+    let fall_cap = wall::fall_cap(p, level, tuning, dir);
+    p.vel.y = approach(p.vel.y, fall_cap, tuning.gravity * g_mult * dt);
 
     // Variable jump: while held, the rise keeps at least jump speed (Celeste varJumpTimer).
     if p.var_jump > 0 {
@@ -141,6 +147,7 @@ pub fn step(
         p.vel.y = 0.0;
     }
     p.drop_through = p.drop_through.saturating_sub(1);
+    wall::after_move(p, level, tuning, tick_hz, dir);
 
     // Timers that count from this tick's result.
     if p.on_ground {

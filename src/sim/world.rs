@@ -3,6 +3,7 @@
 //! Clock: fixed tick. Plain data: `Clone`, `PartialEq`, hashed by [`World::state_hash`].
 
 use super::hash::StableHasher;
+use super::wall::WallState;
 use glam::DVec2;
 
 /// The player's authoritative state after a tick.
@@ -26,6 +27,8 @@ pub struct Player {
     pub drop_through: u32,
     /// Ticks spent running on the ground, for the run animation (discrete, never blended).
     pub run_ticks: u32,
+    /// Wall slide and wall jump memory (grace window, forced push), see [`super::wall`].
+    pub wall: WallState,
 }
 
 /// Everything a tick reads and writes besides the level and the tuning.
@@ -75,6 +78,7 @@ impl World {
         for v in [p.coyote, p.jump_buffer, p.var_jump, p.drop_through, p.run_ticks] {
             h.u64(v as u64);
         }
+        p.wall.feed(&mut h);
         h.u64(self.checkpoint.map_or(u64::MAX, |c| c as u64));
         h.u64(self.reached.len() as u64);
         for &r in &self.reached {

@@ -76,6 +76,10 @@ enum Command {
         /// Draw frame FRAME (index from 0) off-screen to PATH.png, 1280x720; repeatable.
         #[arg(long, value_name = "FRAME=PATH.png")]
         shot: Vec<String>,
+        /// Replay under another frame cut of the same wall time: 30, 60, 144, 240 (Hz) or
+        /// jitter:SEED (3-40 ms frames); events keep their times (LAB.md "Time tools").
+        #[arg(long, value_name = "R")]
+        recut: Option<ledge::lab::recut::Recut>,
     },
 }
 
@@ -98,14 +102,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Lab { script, json, summary, shot }) => {
+        Some(Command::Lab { script, json, summary, shot, recut }) => {
             #[cfg(feature = "game")]
             let mut shots = OffscreenShots(None);
             #[cfg(feature = "game")]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
-            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, observer)
+            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, recut, observer)
                 .map_err(anyhow::Error::from)
         }
         #[cfg(not(feature = "game"))]

@@ -3,6 +3,7 @@
 //! Clock: scripted wall clock, integer nanoseconds (the script's times are read as exact
 //! integers of nanoseconds; nothing accumulates in floating point).
 
+use super::recut::Timeline;
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
 use super::shots::ObserverError;
@@ -100,9 +101,24 @@ pub fn run_script_observed(
     opts: &LabOptions,
     observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
+    run_parsed(&parse_script(text, opts)?, opts, observe, None)
+}
+
+/// Parse `text`; a malformed line is a [`LabError`] naming the script and the line.
+pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabError> {
+    parse(text).map_err(|e| LabError { script: opts.script_name.clone(), line: e.line, msg: e.msg })
+}
+
+/// Run a parsed script ([`run_script_observed`]); when `timeline` is given, note in it where on
+/// the wall clock each event, resize and teleport fell and the total time (for `--recut`).
+pub(crate) fn run_parsed(
+    script: &Script,
+    opts: &LabOptions,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
+    mut timeline: Option<&mut Timeline>,
+) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
-    let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
+    let (mut lp, pause_on_focus_loss) = build_loop(script, opts)?;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -140,6 +156,9 @@ pub fn run_script_observed(
                         (t, false)
                     }
                 };
+                if let Some(tl) = timeline.as_deref_mut() {
+                    tl.note(t_ns, step, *line);
+                }
                 if relative && latest_relative.is_none_or(|(t, _)| t_ns > t) {
                     latest_relative = Some((t_ns, *line));
                 }
@@ -182,11 +201,18 @@ pub fn run_script_observed(
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
             Step::TickCost(ns) => tick_cost_ns = ns,
         }
+        if let (Some(tl), Step::Resize(..) | Step::Teleport(..)) = (timeline.as_deref_mut(), step) {
+            tl.note(clock_ns, step, *line);
+        }
+    }
+    if let Some(tl) = timeline {
+        tl.total_ns = clock_ns;
     }
 
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
+        echo: ConfigEcho::default(),
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {

@@ -13,7 +13,7 @@ use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::{self, HITBOX, Player, Tuning, World};
-use crate::time::{ConfigError, Stepper, StepperConfig};
+use crate::time::{ConfigError, GameSpeed, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -261,7 +261,8 @@ impl Loop {
         let hz = self.config.tick_hz;
         self.drawn_goal_angle =
             lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
-        let dt_s = plan.dt_clamped_ns as f64 / 1e9;
+        // The camera eases in game time, so at a reduced game speed it follows as slowly.
+        let dt_s = plan.game_ns as f64 / 1e9;
         self.camera.follow(&self.level, self.drawn, HITBOX, self.world.player.on_ground, dt_s);
 
         let t = &mut self.totals;
@@ -345,6 +346,16 @@ impl Loop {
     /// The camera after the last frame.
     pub fn camera(&self) -> &Camera {
         &self.camera
+    }
+
+    /// Run at `speed` from the next frame on (the game-speed assist; [`crate::time::speed`]).
+    pub fn set_game_speed(&mut self, speed: GameSpeed) {
+        self.stepper.set_speed(speed);
+    }
+
+    /// The game speed in force.
+    pub fn game_speed(&self) -> GameSpeed {
+        self.stepper.speed()
     }
 
     /// Turn camera easing off (reduced motion) or on.

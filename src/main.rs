@@ -58,6 +58,10 @@ struct PlayArgs {
     /// Renderer stress test: draw N extra moving sprites (see the F3 overlay).
     #[arg(long, value_name = "N", default_value_t = 0)]
     stress: usize,
+    /// Game-speed assist, percent: 50, 60, 70, 80, 90 or 100 (the physics does not change;
+    /// - and = change it in play).
+    #[arg(long, value_name = "PCT")]
+    game_speed: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -134,6 +138,14 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+            let game_speed = match cli.game_speed.as_deref().map(ledge::time::GameSpeed::from_percent_text) {
+                None => ledge::time::GameSpeed::FULL,
+                Some(Ok(s)) => s,
+                Some(Err(e)) => {
+                    eprintln!("ledge: --game-speed {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let opts = ledge::app::AppOptions {
                 vsync: cli.vsync == "on",
                 level: cli.level,
@@ -145,6 +157,7 @@ fn main() -> ExitCode {
                 reduced_motion: cli.reduced_motion,
                 hitch: cli.hitch,
                 stress: cli.stress,
+                game_speed,
             };
             ledge::app::run(opts).map(|_| ())
         }

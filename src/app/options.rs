@@ -31,6 +31,9 @@ pub struct AppOptions {
     pub hitch: Option<Hitch>,
     /// Draw this many extra moving sprites (renderer stress test; shown in the F3 overlay).
     pub stress: usize,
+    /// The game-speed assist (`--game-speed PCT`, 50–100 %): wall time is scaled before the
+    /// fixed tick, the physics stays the same ([`crate::time::speed`]).
+    pub game_speed: crate::time::GameSpeed,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

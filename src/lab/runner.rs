@@ -13,7 +13,7 @@ use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
-use crate::time::StepperConfig;
+use crate::time::{GameSpeed, StepperConfig};
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -118,7 +118,7 @@ pub(crate) fn run_parsed(
     mut timeline: Option<&mut Timeline>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
-    let (mut lp, pause_on_focus_loss) = build_loop(script, opts)?;
+    let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -212,7 +212,7 @@ pub(crate) fn run_parsed(
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
-        echo: ConfigEcho::default(),
+        echo: ConfigEcho { game_speed, recut: None },
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -227,8 +227,9 @@ pub(crate) fn run_parsed(
     })
 }
 
-/// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabError> {
+/// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns
+/// `pause_on_focus_loss` and the `game_speed` factor when the script set one.
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>), LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
@@ -238,6 +239,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     let mut config = StepperConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
+    let mut game_speed = None;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -265,11 +267,17 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                 *slot = *v == 1.0;
                 Ok(())
             }
+            "game_speed" => {
+                let speed =
+                    GameSpeed::from_factor(*v).map_err(|e| fail(*line, format!("config {key} {e}")))?;
+                game_speed = Some((*v, speed));
+                Ok(())
+            }
             other => {
                 return Err(fail(
                     *line,
                     format!(
-                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed)"
                     ),
                 ));
             }
@@ -300,5 +308,8 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     };
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
-    Ok((lp, pause_on_focus_loss))
+    if let Some((_, speed)) = game_speed {
+        lp.set_game_speed(speed);
+    }
+    Ok((lp, pause_on_focus_loss, game_speed.map(|(f, _)| f)))
 }

@@ -50,7 +50,7 @@ impl App {
                 ticks: self.session.level_ticks(world),
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),
-                rewinding: false,
+                rewinding: self.game.rewinding(),
             },
             f3,
             results: self.session.results(),

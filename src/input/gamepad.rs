@@ -4,7 +4,8 @@
 //! (`about_to_wait`) and stamps each event with the time it was polled.
 //!
 //! Bindings (gilrs' standard layout): d-pad left/right/up/down → Left/Right/Up/Down,
-//! South (A on Xbox, Cross on PlayStation) → Jump, left stick x → `AxisX(raw)`. Start and
+//! South (A on Xbox, Cross on PlayStation) → Jump, the left shoulder button (gilrs
+//! `LeftTrigger`: LB, L1) → Rewind (hold), left stick x → `AxisX(raw)`. Start and
 //! Select (Back / Share) are not game input but [`PadMenu`] buttons for the app (pause,
 //! resume, quit), handed out separately by [`Pads::poll`]. The stick is
 //! passed raw: the latch applies the dead zone, so gilrs' own default filters are turned off
@@ -25,6 +26,7 @@ pub fn action_for(button: Button) -> Option<Action> {
         Button::DPadUp => Action::Up,
         Button::DPadDown => Action::Down,
         Button::South => Action::Jump,
+        Button::LeftTrigger => Action::Rewind,
         _ => return None,
     })
 }

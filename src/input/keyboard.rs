@@ -13,6 +13,7 @@
 //! | Up, W | Up **and** Jump |
 //! | Down, S | Down |
 //! | Space, Z | Jump |
+//! | R | Rewind (hold) |
 //!
 //! Two keys can hold one action (Left and A). The action is pressed when the first of its keys
 //! goes down and released when the last one comes up, so holding Left+A and letting go of A
@@ -30,6 +31,7 @@ pub fn actions_for(code: KeyCode) -> &'static [Action] {
         KeyCode::ArrowUp | KeyCode::KeyW => &[Action::Up, Action::Jump],
         KeyCode::ArrowDown | KeyCode::KeyS => &[Action::Down],
         KeyCode::Space | KeyCode::KeyZ => &[Action::Jump],
+        KeyCode::KeyR => &[Action::Rewind],
         _ => &[],
     }
 }

@@ -1,0 +1,46 @@
+//! The loop's rewind tick (LAB.md "Time tools"): instead of stepping, restore the state kept
+//! one tick earlier ([`crate::sim::rewind`]) and draw towards it with the same interpolation.
+//!
+//! Clock: fixed tick (called by `Loop::run_tick` for a tick with `rewind` held after its
+//! events). Press edges of a rewind tick go nowhere (no buffered jump fires after the
+//! release); a pending `teleport` waits for the first forward tick.
+
+use super::{Loop, PlayerState, TickRecord};
+use crate::input::latch::TickInput;
+use crate::sim::HITBOX;
+
+impl Loop {
+    /// Run one rewind tick with `input` (its held state; its edges are dropped).
+    pub(super) fn rewind_tick(&mut self, input: TickInput) {
+        // Interpolate from where the player is now to the restored state: a motion backwards,
+        // drawn with the same lerp as a forward tick.
+        self.prev_pos = self.world.player.pos;
+        self.prev_tick = self.world.tick;
+        let step = self.history.step_back(&mut self.world);
+        if step.jumped {
+            // Undoing a respawn or teleport: the history jumps, so nothing streaks across it.
+            self.prev_pos = self.world.player.pos;
+            self.prev_tick = self.world.tick;
+            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+        }
+        self.totals.rewound_ticks += 1;
+        self.ticks_this_frame.push(TickRecord {
+            tick: self.world.tick,
+            player: PlayerState::from(&self.world.player),
+            jump_started: false,
+            respawned: false,
+            rewound: true,
+            input,
+        });
+    }
+
+    /// Ticks that a rewind can still undo now (0: the history is used up).
+    pub fn rewind_ticks_left(&self) -> usize {
+        self.history.ticks_back()
+    }
+
+    /// The last tick run was a rewind tick: time is running backwards (the HUD's sign).
+    pub fn rewinding(&self) -> bool {
+        self.rewinding
+    }
+}

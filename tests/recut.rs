@@ -1,7 +1,9 @@
 //! `ledge lab SCRIPT --recut R` (LAB.md "Time tools"): every shipped level script and every lab
 //! case in `tests/cases/` re-cut into 30, 60, 144 and 240 Hz frames and jittery frames ends on
 //! the `state_hash` of the script as written, whenever neither run clamps, caps or pauses
-//! (LAB.md's promise holds only then); and the command line takes `--recut` and echoes it.
+//! (LAB.md's promise holds only then); so do the time-tool cases (`tests/cases/time`: game
+//! speed, rewind); and the command line takes `--recut` and echoes it. (A live recording with
+//! rewinds is re-cut in `tests/rewind.rs`.)
 //!
 //! Clock: the lab's scripted wall clock (in-process through `ledge::lab::recut::run_recut`; the
 //! binary once for the flag).
@@ -91,6 +93,15 @@ fn every_clean_lab_case_recut_five_ways_keeps_its_hash() {
     println!("compared {compared}; skipped: {skipped:#?}");
     // 28 cases: the clamp, cap and pause ones are left out, all others are compared.
     assert!(compared >= 100, "{compared}; skipped: {skipped:#?}");
+}
+
+#[test]
+fn the_time_tool_cases_recut_five_ways_keep_their_hash() {
+    // Game speed and rewind are applied by tick, from events at their wall times: a re-cut
+    // changes neither.
+    let (compared, skipped) = recut_all(&root().join("tests/cases/time"));
+    assert!(skipped.is_empty(), "{skipped:#?}");
+    assert!(compared >= 30, "{compared}");
 }
 
 #[test]

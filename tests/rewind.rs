@@ -2,7 +2,8 @@
 //! bit-identically. Play 2 s, rewind 1 s, release: the state is the state of that tick in the
 //! run without the rewind, and the same inputs from there give the same future. Plus the
 //! contract's edges (dropped presses, the release tick, a waiting teleport, used-up history,
-//! interpolation and snapping) and a `--record`ed session with rewinds replaying to its hash.
+//! interpolation and snapping) and a `--record`ed session with rewinds replaying to its hash,
+//! as recorded and re-cut five ways.
 //!
 //! Clock: the lab's scripted wall clock (in-process), and a hand-driven `Loop` standing in for
 //! the game's event loop in the recording test.
@@ -13,6 +14,7 @@ use common::root;
 use ledge::game_loop::{Loop, TickRecord};
 use ledge::input::{Action, InputEvent, Source};
 use ledge::lab::record::Recorder;
+use ledge::lab::recut::run_recut;
 use ledge::lab::report::Report;
 use ledge::time::{GameSpeed, StepperConfig};
 
@@ -169,5 +171,12 @@ fn a_recorded_session_with_rewinds_replays_to_the_same_hash() {
         assert_eq!(report.summary.state_hash, format!("{:016x}", lp.state_hash()), "{speed:?}");
         assert_eq!(report.summary.totals.rewound_ticks, lp.totals().rewound_ticks);
         assert!(lp.totals().rewound_ticks > 10, "{speed:?}: {:?}", lp.totals());
+        // The recording re-cut five ways (LAB.md `--recut`): the same hash.
+        for cut in ["30", "60", "144", "240", "jitter:99"] {
+            let opts = common::lab::options("rec", root(), true);
+            let r = run_recut(&text, &opts, cut.parse().unwrap(), &mut |_, _| Ok(())).unwrap();
+            assert_eq!((r.summary.totals.clamp_events, r.summary.totals.cap_hits), (0, 0));
+            assert_eq!(r.summary.state_hash, report.summary.state_hash, "{speed:?} --recut {cut}");
+        }
     }
 }

@@ -5,11 +5,11 @@
 //! [`sim::step`]). The game and the lab drive this same object; only the source of events and
 //! time differs (winit + `Instant` vs a script).
 //!
-//! A tick with `rewind` held restores the previous kept state instead of stepping
-//! ([`rewind`], LAB.md "Time tools"); the latch counts ticks of either kind, so events keep
-//! their tick whichever way time runs.
+//! A tick with `rewind` held restores the previous kept state instead of stepping, and the
+//! game speed scales wall time in the stepper ([`time_tools`], LAB.md "Time tools"); the latch
+//! counts ticks of either kind, so events keep their tick whichever way time runs.
 
-mod rewind;
+mod time_tools;
 
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
@@ -20,7 +20,7 @@ use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::sim::rewind::Rewind;
 use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
-use crate::time::{ConfigError, GameSpeed, Stepper, StepperConfig};
+use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -377,16 +377,6 @@ impl Loop {
     /// The camera after the last frame.
     pub fn camera(&self) -> &Camera {
         &self.camera
-    }
-
-    /// Run at `speed` from the next frame on (the game-speed assist; [`crate::time::speed`]).
-    pub fn set_game_speed(&mut self, speed: GameSpeed) {
-        self.stepper.set_speed(speed);
-    }
-
-    /// The game speed in force.
-    pub fn game_speed(&self) -> GameSpeed {
-        self.stepper.speed()
     }
 
     /// Turn camera easing off (reduced motion) or on.

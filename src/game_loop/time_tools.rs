@@ -1,13 +1,16 @@
-//! The loop's rewind tick (LAB.md "Time tools"): instead of stepping, restore the state kept
-//! one tick earlier ([`crate::sim::rewind`]) and draw towards it with the same interpolation.
+//! The loop's time tools (LAB.md "Time tools"): the rewind tick — instead of stepping, restore
+//! the state kept one tick earlier ([`crate::sim::rewind`]) and draw towards it with the same
+//! interpolation — and the game-speed setting ([`crate::time::speed`], applied in the stepper).
 //!
-//! Clock: fixed tick (called by `Loop::run_tick` for a tick with `rewind` held after its
-//! events). Press edges of a rewind tick go nowhere (no buffered jump fires after the
-//! release); a pending `teleport` waits for the first forward tick.
+//! Clock: fixed tick (the rewind tick, called by `Loop::run_tick` for a tick with `rewind`
+//! held after its events); event loop (the settings). Press edges of a rewind tick go nowhere
+//! (no buffered jump fires after the release); a pending `teleport` waits for the first
+//! forward tick.
 
 use super::{Loop, PlayerState, TickRecord};
 use crate::input::latch::TickInput;
 use crate::sim::HITBOX;
+use crate::time::GameSpeed;
 
 impl Loop {
     /// Run one rewind tick with `input` (its held state; its edges are dropped).
@@ -32,6 +35,16 @@ impl Loop {
             rewound: true,
             input,
         });
+    }
+
+    /// Run at `speed` from the next frame on (the game-speed assist; [`crate::time::speed`]).
+    pub fn set_game_speed(&mut self, speed: GameSpeed) {
+        self.stepper.set_speed(speed);
+    }
+
+    /// The game speed in force.
+    pub fn game_speed(&self) -> GameSpeed {
+        self.stepper.speed()
     }
 
     /// Ticks that a rewind can still undo now (0: the history is used up).

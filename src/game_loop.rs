@@ -6,8 +6,9 @@
 //! time differs (winit + `Instant` vs a script).
 //!
 //! A tick with `rewind` held restores the previous kept state instead of stepping, and the
-//! game speed scales wall time in the stepper ([`time_tools`], LAB.md "Time tools"); the latch
-//! counts ticks of either kind, so events keep their tick whichever way time runs.
+//! game speed scales wall time in the stepper (`game_loop/time_tools.rs`; LAB.md "Time
+//! tools"); the latch counts ticks of either kind, so events keep their tick whichever way
+//! time runs.
 
 mod time_tools;
 

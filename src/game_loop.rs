@@ -4,6 +4,13 @@
 //! the frame's time in monotonic nanoseconds), fixed tick inside (0..=max_steps calls of
 //! [`sim::step`]). The game and the lab drive this same object; only the source of events and
 //! time differs (winit + `Instant` vs a script).
+//!
+//! A tick with `rewind` held restores the previous kept state instead of stepping, and the
+//! game speed scales wall time in the stepper (`game_loop/time_tools.rs`; LAB.md "Time
+//! tools"); the latch counts ticks of either kind, so events keep their tick whichever way
+//! time runs.
+
+mod time_tools;
 
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
@@ -12,7 +19,8 @@ use crate::present::camera::Camera;
 use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
-use crate::sim::{self, HITBOX, Player, Tuning, World};
+use crate::sim::rewind::Rewind;
+use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
@@ -118,6 +126,8 @@ pub struct TickRecord {
     pub jump_started: bool,
     /// The player was respawned or teleported in this tick.
     pub respawned: bool,
+    /// A rewind tick: `tick` and the state are the restored ones (LAB.md "Time tools").
+    pub rewound: bool,
     /// The input this tick saw (not serialised).
     #[serde(skip)]
     pub input: TickInput,
@@ -145,6 +155,8 @@ pub struct Totals {
     pub clamp_events: u64,
     /// Frames that hit the catch-up cap.
     pub cap_hits: u64,
+    /// Rewind ticks among `ticks` (LAB.md "Time tools").
+    pub rewound_ticks: u64,
 }
 
 impl Totals {
@@ -185,6 +197,13 @@ pub struct Loop {
     pending_teleport: Option<DVec2>,
     totals: Totals,
     ticks_this_frame: Vec<TickRecord>,
+    /// Ticks run, forward and rewind: the latch's tick numbers (`world.tick` goes down while
+    /// rewinding; this never does).
+    ticks_run: u64,
+    /// The kept states a rewind tick goes back through.
+    history: Rewind,
+    /// The last tick run was a rewind tick.
+    rewinding: bool,
     /// Time the ticks with the wall clock (telemetry for the game's overlay; off in the lab).
     measure_ticks: bool,
 }
@@ -199,6 +218,8 @@ impl Loop {
         let stepper = Stepper::new(config);
         let world = World::new(level.spawn);
         let camera = Camera::new(&level, level.spawn, HITBOX);
+        let mut history = Rewind::new(config.tick_hz);
+        history.record(&world, true);
         Ok(Loop {
             config,
             stepper,
@@ -216,6 +237,9 @@ impl Loop {
             pending_teleport: None,
             totals: Totals::default(),
             ticks_this_frame: Vec::new(),
+            ticks_run: 0,
+            history,
+            rewinding: false,
             measure_ticks: false,
         })
     }
@@ -239,7 +263,7 @@ impl Loop {
         let frame_start = self.last_frame_ns;
         self.last_frame_ns = now_ns.max(self.last_frame_ns);
         let plan = self.stepper.advance(dt_ns);
-        let first_tick = self.world.tick;
+        let first_tick = self.ticks_run;
         while let Some(&(t, ev)) = self.raw.front() {
             if t > now_ns {
                 break;
@@ -261,7 +285,8 @@ impl Loop {
         let hz = self.config.tick_hz;
         self.drawn_goal_angle =
             lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
-        let dt_s = plan.dt_clamped_ns as f64 / 1e9;
+        // The camera eases in game time, so at a reduced game speed it follows as slowly.
+        let dt_s = plan.game_ns as f64 / 1e9;
         self.camera.follow(&self.level, self.drawn, HITBOX, self.world.player.on_ground, dt_s);
 
         let t = &mut self.totals;
@@ -287,7 +312,13 @@ impl Loop {
     }
 
     fn run_tick(&mut self) -> u32 {
-        let (input, consumed) = self.latch.input_for_tick(self.world.tick + 1);
+        self.ticks_run += 1;
+        let (input, consumed) = self.latch.input_for_tick(self.ticks_run);
+        self.rewinding = input.held(Action::Rewind);
+        if self.rewinding {
+            self.rewind_tick(input);
+            return consumed;
+        }
         self.prev_pos = self.world.player.pos;
         self.prev_tick = self.world.tick;
         let out = match self.pending_teleport.take() {
@@ -307,8 +338,10 @@ impl Loop {
             player: PlayerState::from(&self.world.player),
             jump_started: out.jump_started,
             respawned,
+            rewound: false,
             input,
         });
+        self.history.record(&self.world, respawned);
         consumed
     }
 
@@ -413,6 +446,7 @@ impl Loop {
         self.camera = Camera::new(&level, level.spawn, HITBOX);
         self.camera.reduced_motion = reduced;
         self.level = level;
+        self.history.restart(&self.world);
     }
 
     /// Running totals.

@@ -54,7 +54,19 @@ mod tests {
     use super::*;
 
     fn frame(mode: Mode, f3: Option<F3<'_>>) -> FrameUi<'_> {
-        FrameUi { mode, hud: Hud { level: "Meadow", deaths: 1, ticks: 60, tick_hz: 60 }, f3, results: &[] }
+        FrameUi {
+            mode,
+            hud: Hud {
+                level: "Meadow",
+                deaths: 1,
+                ticks: 60,
+                tick_hz: 60,
+                speed_percent: 100,
+                rewinding: false,
+            },
+            f3,
+            results: &[],
+        }
     }
 
     #[test]

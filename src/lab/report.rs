@@ -41,19 +41,55 @@ pub struct SummaryReport {
     pub level_complete: bool,
 }
 
-/// The whole report. `frames` and `ticks` are `None` with `--summary`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// Settings the lab echoes in `config` after the loop's own (LAB.md "Version 2 additions"),
+/// each only when the run used it, so reports of scripts without them do not change.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ConfigEcho {
+    /// `config game_speed F` as the script set it (the factor F in [0.5, 1]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_speed: Option<f64>,
+    /// `--recut R` as given on the command line (`30`, `60`, `144`, `240`, `jitter:SEED`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recut: Option<String>,
+}
+
+/// The whole report. `frames` and `ticks` are `None` with `--summary`. Serialised as
+/// `{"config": {tick_hz, max_frame_ms, max_steps, then the echo}, "frames", "ticks", "summary"}`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// Loop settings used.
     pub config: StepperConfig,
+    /// Settings echoed after the loop's in `config` (game speed, re-cut).
+    pub echo: ConfigEcho,
     /// Every frame.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub frames: Option<Vec<FrameReport>>,
     /// Every tick.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ticks: Option<Vec<TickRecord>>,
     /// Totals.
     pub summary: SummaryReport,
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        #[derive(Serialize)]
+        struct Config<'a> {
+            #[serde(flatten)]
+            stepper: &'a StepperConfig,
+            #[serde(flatten)]
+            echo: &'a ConfigEcho,
+        }
+        let mut st = s.serialize_struct("Report", 4)?;
+        st.serialize_field("config", &Config { stepper: &self.config, echo: &self.echo })?;
+        if let Some(frames) = &self.frames {
+            st.serialize_field("frames", frames)?;
+        }
+        if let Some(ticks) = &self.ticks {
+            st.serialize_field("ticks", ticks)?;
+        }
+        st.serialize_field("summary", &self.summary)?;
+        st.end()
+    }
 }
 
 impl Report {

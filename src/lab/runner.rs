@@ -3,6 +3,7 @@
 //! Clock: scripted wall clock, integer nanoseconds (the script's times are read as exact
 //! integers of nanoseconds; nothing accumulates in floating point).
 
+use super::recut::Timeline;
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
 use super::shots::ObserverError;
@@ -12,7 +13,7 @@ use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
-use crate::time::StepperConfig;
+use crate::time::{GameSpeed, StepperConfig};
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -100,9 +101,24 @@ pub fn run_script_observed(
     opts: &LabOptions,
     observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
+    run_parsed(&parse_script(text, opts)?, opts, observe, None)
+}
+
+/// Parse `text`; a malformed line is a [`LabError`] naming the script and the line.
+pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabError> {
+    parse(text).map_err(|e| LabError { script: opts.script_name.clone(), line: e.line, msg: e.msg })
+}
+
+/// Run a parsed script ([`run_script_observed`]); when `timeline` is given, note in it where on
+/// the wall clock each event, resize and teleport fell and the total time (for `--recut`).
+pub(crate) fn run_parsed(
+    script: &Script,
+    opts: &LabOptions,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
+    mut timeline: Option<&mut Timeline>,
+) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
-    let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
+    let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -140,6 +156,9 @@ pub fn run_script_observed(
                         (t, false)
                     }
                 };
+                if let Some(tl) = timeline.as_deref_mut() {
+                    tl.note(t_ns, step, *line);
+                }
                 if relative && latest_relative.is_none_or(|(t, _)| t_ns > t) {
                     latest_relative = Some((t_ns, *line));
                 }
@@ -182,11 +201,18 @@ pub fn run_script_observed(
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
             Step::TickCost(ns) => tick_cost_ns = ns,
         }
+        if let (Some(tl), Step::Resize(..) | Step::Teleport(..)) = (timeline.as_deref_mut(), step) {
+            tl.note(clock_ns, step, *line);
+        }
+    }
+    if let Some(tl) = timeline {
+        tl.total_ns = clock_ns;
     }
 
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
+        echo: ConfigEcho { game_speed, recut: None },
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -201,8 +227,9 @@ pub fn run_script_observed(
     })
 }
 
-/// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabError> {
+/// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns
+/// `pause_on_focus_loss` and the `game_speed` factor when the script set one.
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>), LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
@@ -212,6 +239,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     let mut config = StepperConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
+    let mut game_speed = None;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -239,11 +267,17 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                 *slot = *v == 1.0;
                 Ok(())
             }
+            "game_speed" => {
+                let speed =
+                    GameSpeed::from_factor(*v).map_err(|e| fail(*line, format!("config {key} {e}")))?;
+                game_speed = Some((*v, speed));
+                Ok(())
+            }
             other => {
                 return Err(fail(
                     *line,
                     format!(
-                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed)"
                     ),
                 ));
             }
@@ -274,5 +308,8 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     };
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
-    Ok((lp, pause_on_focus_loss))
+    if let Some((_, speed)) = game_speed {
+        lp.set_game_speed(speed);
+    }
+    Ok((lp, pause_on_focus_loss, game_speed.map(|(f, _)| f)))
 }

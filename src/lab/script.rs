@@ -196,9 +196,9 @@ pub fn parse_ms(text: &str) -> Result<u64, TimeError> {
 }
 
 fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
-    let Some(t) = tok else { return err(line, "missing action (left, right, up, down, jump)") };
+    let Some(t) = tok else { return err(line, "missing action (left, right, up, down, jump, rewind)") };
     Action::from_name(t)
-        .map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump)")), Ok)
+        .map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump, rewind)")), Ok)
 }
 
 /// Parse an optional `+MS` / `@MS` timing token; none means `+0`.

@@ -10,6 +10,7 @@ pub mod collision;
 pub mod entity_state;
 pub mod hash;
 pub mod player;
+pub mod rewind;
 pub mod rng;
 pub mod tuning;
 pub mod wall;

@@ -500,6 +500,9 @@ fn rise_matches_labcheck_on_hand_made_ticks() {
         player: PlayerState { x: 0.0, y, vx: 0.0, vy: 0.0, on_ground: false },
         jump_started,
         respawned: false,
+        died: false,
+        entities: Vec::new(),
+        riding: None,
         input: TickInput::default(),
     };
     // No jump: 0.

@@ -170,6 +170,7 @@ pub fn run_script_observed(
                             frame: frame_index,
                             stats: FrameStats { dt_ns: dt, ..f },
                             paused,
+                            drawn_entities: DrawnEntity::of(&lp),
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -250,7 +251,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
         };
         checked.map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
-    let level: Level = match &script.level {
+    let mut level: Level = match &script.level {
         LevelSource::Default => {
             load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| fail(0, e.to_string()))?
         }
@@ -272,6 +273,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
             load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
+    level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
     Ok((lp, pause_on_focus_loss))

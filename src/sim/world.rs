@@ -70,9 +70,12 @@ impl World {
         }
     }
 
-    /// A fresh world for `level`: the player at its spawn, its entities at their start.
+    /// A fresh world for `level`: the player at its spawn, its entities at their start, riding
+    /// what it stands on there.
     pub fn for_level(level: &Level) -> Self {
-        World { entities: entities::spawn(level), ..World::new(level.spawn) }
+        let mut w = World { entities: entities::spawn(level), ..World::new(level.spawn) };
+        entities::after_tick(&mut w);
+        w
     }
 
     /// A stable hash of every field a tick reads (see [`StableHasher`]).

@@ -166,8 +166,19 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
 
 /// After the death respawn: crumbling blocks and defeated walkers go back to their start (a
 /// block that would come back inside the respawned player stays broken until the player
-/// leaves it); platforms and saws keep their clock. Reset bodies snap (no streak).
+/// leaves it); platforms and saws keep their clock. Reset bodies snap (no streak). A respawn
+/// point that a solid platform covers now puts the player on that platform's top (when that
+/// place is free), so the player is never placed inside a solid.
 pub fn reset_on_death(world: &mut World, level: &Level) {
+    let covering = world.entities.iter().position(|e| {
+        e.kind == EntityKind::Platform && e.is_solid() && solids::overlaps(e, world.player.pos, super::HITBOX)
+    });
+    if let Some(id) = covering {
+        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
+        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
+            world.player.pos = on_top;
+        }
+    }
     let player = Rect { pos: world.player.pos, size: super::HITBOX };
     for (e, spec) in world.entities.iter_mut().zip(&level.entities) {
         match spec {

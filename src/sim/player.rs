@@ -146,7 +146,9 @@ fn tick(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, ti
     let ignore_oneway = p.drop_through > 0;
     let (mut ny, mut hit_y) = solids::move_y(level, &world.entities, None, p.pos, HITBOX, dy, ignore_oneway);
     if hit_y && dy < 0.0 {
-        if let Some(shift) = corner_nudge(level, p.pos, HITBOX, dy, tuning.corner_correction, dir) {
+        let nudge = corner_nudge(level, p.pos, HITBOX, dy, tuning.corner_correction, dir)
+            .filter(|&shift| solids::nudge_is_clear(level, &world.entities, p.pos, HITBOX, shift, dy));
+        if let Some(shift) = nudge {
             p.pos.x += shift;
             (ny, hit_y) = (p.pos.y + dy, false);
         }

@@ -223,3 +223,118 @@ pub fn hash_into(entities: &[Entity], riding: Option<usize>, h: &mut StableHashe
     }
     h.u64(riding.map_or(u64::MAX, |r| r as u64));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ascii::parse_ascii;
+    use crate::sim::{Action, TickInput, Tuning, step};
+
+    fn level(rows: &[&str], specs: Vec<EntitySpec>) -> Level {
+        let rows: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        Level { entities: specs, ..parse_ascii(&rows, 1).expect("level") }
+    }
+
+    const ROWS: [&str; 6] =
+        ["..........", "..........", "..........", "..........", "P.........", "##########"];
+
+    #[test]
+    fn a_world_without_entities_hashes_as_before_and_every_entity_is_hashed() {
+        let plain = level(&ROWS, vec![]);
+        assert_eq!(World::for_level(&plain).state_hash(), World::new(plain.spawn).state_hash());
+        let spec = EntitySpec::Walker { pos: DVec2::new(100.0, 64.0), speed: 40.0 };
+        let l = level(&ROWS, vec![spec]);
+        let mut w = World::for_level(&l);
+        let h0 = w.state_hash();
+        assert_ne!(h0, World::new(l.spawn).state_hash());
+        w.entities[0].state = EntityState::Defeated;
+        assert_ne!(w.state_hash(), h0);
+    }
+
+    #[test]
+    fn a_corner_nudge_never_moves_the_player_into_a_platform() {
+        // A solid platform whose right edge is 2 px right of the rising player's left edge.
+        let mut l = level(&ROWS, vec![]);
+        let px = l.spawn.x;
+        l.entities.push(EntitySpec::Platform {
+            pos: DVec2::new(px - 46.0, 20.0),
+            size: DVec2::new(48.0, 8.0),
+            to: None,
+            speed: 60.0,
+            wait: 0.0,
+            oneway: false,
+        });
+        let mut w = World::for_level(&l);
+        let tuning = Tuning::default();
+        let mut input = TickInput::default();
+        input.held[Action::Jump.index()] = true;
+        input.pressed[Action::Jump.index()] = true;
+        for _ in 0..40 {
+            step(&mut w, &input, &l, &tuning, 60);
+            input.pressed = [false; 5];
+            let e = &w.entities[0];
+            assert!(!solids::overlaps(e, w.player.pos, crate::sim::HITBOX), "inside at {}", w.player.pos);
+        }
+    }
+
+    #[test]
+    fn saws_kill_by_their_circle_and_springs_launch_only_a_player_not_rising() {
+        let saw = EntitySpec::Saw { pos: DVec2::new(0.0, 0.0), to: None, speed: 60.0, radius: 8.0 };
+        let l = level(&ROWS, vec![saw]);
+        let mut w = World::for_level(&l);
+        let tuning = Tuning::default();
+        // The box's corner just outside the circle (distance 8.0 from the centre): alive.
+        w.player.pos = DVec2::new(8.0 + 8.0 / 2f64.sqrt() + 1e-9, 8.0 + 8.0 / 2f64.sqrt() + 1e-9);
+        assert!(!{
+            let at = w.player.pos;
+            contacts::contacts(&mut w, &l, &tuning, 60, at)
+        });
+        w.player.pos -= DVec2::splat(0.5);
+        assert!({
+            let at = w.player.pos;
+            contacts::contacts(&mut w, &l, &tuning, 60, at)
+        });
+
+        let spring = EntitySpec::Spring { pos: DVec2::new(50.0, 72.0), speed: 370.0 };
+        let l = level(&ROWS, vec![spring]);
+        let mut w = World::for_level(&l);
+        w.player.pos = DVec2::new(52.0, 55.0);
+        w.player.vel.y = -10.0;
+        {
+            let at = w.player.pos;
+            contacts::contacts(&mut w, &l, &tuning, 60, at)
+        };
+        assert_eq!(w.player.vel.y, -10.0, "rising through it: nothing");
+        w.player.vel.y = 10.0;
+        w.player.jump_buffer = 3;
+        {
+            let at = w.player.pos;
+            contacts::contacts(&mut w, &l, &tuning, 60, at)
+        };
+        assert_eq!((w.player.vel.y, w.player.pos.y + crate::sim::HITBOX.y), (-370.0, 72.0));
+        assert_eq!((w.player.jump_buffer, w.jumps), (0, 0));
+    }
+
+    #[test]
+    fn death_resets_crumbles_and_walkers_and_a_crumble_inside_the_player_waits() {
+        let l = level(
+            &ROWS,
+            vec![
+                EntitySpec::Crumble { pos: DVec2::new(0.0, 60.0), width: 32.0, delay: 0.5, back: 2.0 },
+                EntitySpec::Crumble { pos: DVec2::new(100.0, 60.0), width: 16.0, delay: 0.5, back: 2.0 },
+                EntitySpec::Walker { pos: DVec2::new(60.0, 64.0), speed: 40.0 },
+            ],
+        );
+        let mut w = World::for_level(&l);
+        for e in &mut w.entities {
+            e.state = if e.kind == EntityKind::Walker { EntityState::Defeated } else { EntityState::Broken };
+            e.pos.x += 3.0;
+        }
+        reset_on_death(&mut w, &l);
+        // The spawn (x 2, y 42..64) overlaps the first block: it stays broken until left.
+        assert_eq!(w.entities[0].state, EntityState::Broken);
+        assert_eq!(w.entities[1].state, EntityState::Solid);
+        assert_eq!((w.entities[2].state, w.entities[2].pos.x), (EntityState::Alive, 60.0));
+        assert!(w.entities.iter().all(|e| e.snapped));
+    }
+}

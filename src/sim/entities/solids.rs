@@ -85,6 +85,23 @@ pub fn overlaps_solid(
         || entities.iter().enumerate().any(|(i, e)| Some(i) != skip && e.is_solid() && overlaps(e, pos, size))
 }
 
+/// True when a tile corner nudge of `shift` px sideways, then the rise `dy`, is free of solid
+/// entities too ([`crate::sim::collision::corner_nudge`] looks at tiles only), so a nudge never
+/// moves the player into a platform or a crumbling block.
+pub fn nudge_is_clear(
+    level: &Level,
+    entities: &[Entity],
+    pos: DVec2,
+    size: DVec2,
+    shift: f64,
+    dy: f64,
+) -> bool {
+    let shifted = DVec2::new(pos.x + shift, pos.y);
+    !move_x(level, entities, None, pos, size, shift).1
+        && !overlaps_solid(level, entities, None, shifted, size)
+        && !move_y(level, entities, None, shifted, size, dy, true).1
+}
+
 /// The lowest-id platform or unbroken crumble whose top edge the box's bottom touches exactly
 /// while overlapping it in x (LAB.md's riding rule).
 pub fn standing_on(entities: &[Entity], pos: DVec2, size: DVec2) -> Option<usize> {

@@ -30,7 +30,7 @@ pub fn contacts(world: &mut World, level: &Level, tuning: &Tuning, tick_hz: u32,
             EntitySpec::Saw { radius, .. } => {
                 let centre = e.pos + DVec2::splat(radius);
                 let nearest = centre.clamp(p.pos, p.pos + HITBOX);
-                if nearest.distance(centre) < radius {
+                if nearest.distance_squared(centre) < radius * radius {
                     return true;
                 }
             }

@@ -200,6 +200,8 @@ pub struct Loop {
     ticks_this_frame: Vec<TickRecord>,
     /// Time the ticks with the wall clock (telemetry for the game's overlay; off in the lab).
     measure_ticks: bool,
+    /// Fill [`TickRecord::entities`] (the lab's full report; off in the game).
+    record_entities: bool,
 }
 
 impl Loop {
@@ -231,6 +233,7 @@ impl Loop {
             totals: Totals::default(),
             ticks_this_frame: Vec::new(),
             measure_ticks: false,
+            record_entities: false,
         })
     }
 
@@ -322,7 +325,11 @@ impl Loop {
             jump_started: out.jump_started,
             respawned,
             died: out.died,
-            entities: records(&self.world.entities, self.config.tick_hz),
+            entities: if self.record_entities {
+                records(&self.world.entities, self.config.tick_hz)
+            } else {
+                Vec::new()
+            },
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
             input,
         });
@@ -333,6 +340,12 @@ impl Loop {
     /// ([`FrameStats::tick_ns_measured`]); off by default (the lab has no use for it).
     pub fn set_measure_ticks(&mut self, on: bool) {
         self.measure_ticks = on;
+    }
+
+    /// Fill each tick's [`TickRecord::entities`] (off by default: only the lab's full report
+    /// writes them).
+    pub fn set_record_entities(&mut self, on: bool) {
+        self.record_entities = on;
     }
 
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the

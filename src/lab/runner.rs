@@ -103,6 +103,7 @@ pub fn run_script_observed(
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
     let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
+    lp.set_record_entities(!opts.summary_only);
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();

@@ -3,7 +3,7 @@
 //! then moves its riders by the same amount and pushes the actors it now overlaps; a push that
 //! cannot happen squishes).
 //!
-//! Clock: fixed tick. The platform's position is [`super::path::along`] at its clock, rounded
+//! Clock: fixed tick. The platform's position is its [`super::path::Path`] at its clock, rounded
 //! to whole pixels (the remainder kept as `exact − pos`); it moves along x, then along y, each
 //! axis by a whole number of pixels. A rider (the platform `World::riding` named at the end of
 //! the last tick) is carried by the same displacement through the player's swept collision, so
@@ -12,23 +12,23 @@
 //! a tile, a side of the level or another solid stops that push, the player is squished.
 //! One-way platforms never push: they only carry.
 
+use super::path::round_px;
 use super::solids;
-use crate::level::{EntitySpec, Level};
+use crate::level::Level;
 use crate::sim::EntityState;
 use crate::sim::HITBOX;
 use crate::sim::world::World;
 use glam::DVec2;
 
-/// Move platform `id` (whose spec is `spec`) one tick and carry or push the player. Returns
-/// true when the player was squished.
-pub fn step_platform(world: &mut World, level: &Level, id: usize, spec: &EntitySpec, tick_hz: u32) -> bool {
-    let EntitySpec::Platform { pos: from, to, speed, wait, .. } = *spec else { return false };
+/// Move platform `id` one tick and carry or push the player. Returns true when the player was
+/// squished.
+pub fn step_platform(world: &mut World, level: &Level, id: usize, tick_hz: u32) -> bool {
     let e = &mut world.entities[id];
     e.clock += 1;
-    let p = super::path::along(from, to, speed, wait, e.clock as f64 / f64::from(tick_hz));
+    let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
     e.state = if p.waiting { EntityState::Waiting } else { EntityState::Moving };
     e.exact = p.pos;
-    let target = p.pos.round();
+    let target = DVec2::new(round_px(p.pos.x), round_px(p.pos.y));
     let d = target - e.pos;
     e.moved = d;
     let rider = world.riding == Some(id);
@@ -85,6 +85,7 @@ fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::EntitySpec;
     use crate::level::ascii::parse_ascii;
     use crate::sim::entities::{after_tick, spawn};
 
@@ -111,7 +112,7 @@ mod tests {
         after_tick(&mut w);
         assert_eq!(w.riding, Some(0));
         for _ in 0..30 {
-            assert!(!step_platform(&mut w, &l, 0, &l.entities[0].clone(), 60));
+            assert!(!step_platform(&mut w, &l, 0, 60));
             assert_eq!(w.player.pos.y + HITBOX.y, w.entities[0].pos.y);
             assert_eq!(w.player.pos.x, 10.0);
             after_tick(&mut w);
@@ -129,17 +130,15 @@ mod tests {
             world_with(&rows, vec![platform(DVec2::new(0.0, 48.0), DVec2::new(80.0, 48.0), 120.0, false)]);
         w.player.pos = DVec2::new(30.0, 48.0 - HITBOX.y);
         after_tick(&mut w);
-        let spec = l.entities[0].clone();
         for _ in 0..40 {
-            assert!(!step_platform(&mut w, &l, 0, &spec, 60));
+            assert!(!step_platform(&mut w, &l, 0, 60));
         }
         assert_eq!(w.player.pos.x + HITBOX.x, 96.0, "stopped at the wall");
         // A platform moving sideways into a player standing against the wall squishes it.
         let (mut w, l) =
             world_with(&rows, vec![platform(DVec2::new(0.0, 40.0), DVec2::new(80.0, 40.0), 120.0, false)]);
         w.player.pos = DVec2::new(96.0 - HITBOX.x, 40.0);
-        let spec = l.entities[0].clone();
-        let squished = (0..60).any(|_| step_platform(&mut w, &l, 0, &spec, 60));
+        let squished = (0..60).any(|_| step_platform(&mut w, &l, 0, 60));
         assert!(squished);
         assert!(!solids::overlaps_solid(&l, &[], None, w.player.pos, HITBOX), "never placed inside");
     }
@@ -150,9 +149,8 @@ mod tests {
         let (mut w, l) =
             world_with(&rows, vec![platform(DVec2::new(0.0, 20.0), DVec2::new(80.0, 20.0), 120.0, true)]);
         w.player.pos = DVec2::new(40.0, 10.0);
-        let spec = l.entities[0].clone();
         for _ in 0..20 {
-            assert!(!step_platform(&mut w, &l, 0, &spec, 60));
+            assert!(!step_platform(&mut w, &l, 0, 60));
         }
         assert_eq!(w.player.pos, DVec2::new(40.0, 10.0));
     }

@@ -59,6 +59,8 @@ pub struct Entity {
     /// A one-way platform: blocks only a downward move that starts at or above its top, and
     /// never pushes.
     pub oneway: bool,
+    /// Platforms and saws: the path (constants from the spec); a still path for the others.
+    pub path: path::Path,
     /// Reset this tick (death reset, a block coming back): drawn without blending. Not hashed:
     /// no tick reads it.
     pub snapped: bool,
@@ -75,6 +77,11 @@ impl Entity {
             EntitySpec::Spring { .. } => (EntityState::Idle, 0.0),
             EntitySpec::Walker { speed, .. } => (EntityState::Alive, speed),
         };
+        let path = match *spec {
+            EntitySpec::Platform { pos, to, speed, wait, .. } => path::Path::new(pos, to, speed, wait),
+            EntitySpec::Saw { pos, to, speed, .. } => path::Path::new(pos, to, speed, 0.0),
+            _ => path::Path::new(pos, None, 1.0, 0.0),
+        };
         Entity {
             kind: spec.kind(),
             pos,
@@ -87,6 +94,7 @@ impl Entity {
             speed,
             facing_left: speed < 0.0,
             oneway: matches!(spec, EntitySpec::Platform { oneway: true, .. }),
+            path,
             snapped: false,
         }
     }
@@ -137,12 +145,12 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
         e.snapped = false;
         e.moved = DVec2::ZERO;
         match level.entities.get(id) {
-            Some(spec @ EntitySpec::Platform { .. }) => {
-                out.squished |= carry::step_platform(world, level, id, spec, tick_hz);
+            Some(EntitySpec::Platform { .. }) => {
+                out.squished |= carry::step_platform(world, level, id, tick_hz);
             }
-            Some(EntitySpec::Saw { pos, to, speed, .. }) => {
+            Some(EntitySpec::Saw { .. }) => {
                 e.clock += 1;
-                let p = path::along(*pos, *to, *speed, 0.0, e.clock as f64 / f64::from(tick_hz));
+                let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
                 e.moved = p.pos - e.pos;
                 (e.pos, e.exact) = (p.pos, p.pos);
             }

@@ -515,6 +515,9 @@ fn rise_matches_labcheck_on_hand_made_ticks() {
         jump_started,
         respawned: false,
         rewound: false,
+        died: false,
+        entities: Vec::new(),
+        riding: None,
         input: TickInput::default(),
     };
     // No jump: 0.

@@ -15,14 +15,14 @@ use crate::time::GameSpeed;
 impl Loop {
     /// Run one rewind tick with `input` (its held state; its edges are dropped).
     pub(super) fn rewind_tick(&mut self, input: TickInput) {
-        // Interpolate from where the player is now to the restored state: a motion backwards,
-        // drawn with the same lerp as a forward tick.
-        self.prev_pos = self.world.player.pos;
+        // Interpolate every body from where it is now to the restored state: a motion
+        // backwards, drawn with the same lerp as a forward tick.
         self.prev_tick = self.world.tick;
         let step = self.history.step_back(&mut self.world);
+        self.bodies.after_tick(&self.world, false);
         if step.jumped {
             // Undoing a respawn or teleport: the history jumps, so nothing streaks across it.
-            self.prev_pos = self.world.player.pos;
+            self.bodies.snap_all(&self.world);
             self.prev_tick = self.world.tick;
             self.camera.snap(&self.level, self.world.player.pos, HITBOX);
         }
@@ -33,6 +33,9 @@ impl Loop {
             jump_started: false,
             respawned: false,
             rewound: true,
+            died: false,
+            entities: self.entity_records(),
+            riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
             input,
         });
     }

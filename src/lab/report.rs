@@ -19,6 +19,30 @@ pub struct FrameReport {
     /// The game was paused (`config pause_on_focus_loss 1`): no ticks ran. An addition to
     /// LAB.md.
     pub paused: bool,
+    /// Every entity as drawn (LAB.md "Version 2 additions": interpolated with the same alpha
+    /// as `drawn`); `None`, not written, in a level without entities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_entities: Option<Vec<DrawnEntity>>,
+}
+
+/// `frames[].drawn_entities[]`: `{"id", "x", "y"}`, the entity's drawn top-left, pixels.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct DrawnEntity {
+    /// The entity's id.
+    pub id: usize,
+    /// Drawn top-left x, pixels (not snapped).
+    pub x: f64,
+    /// Drawn top-left y, pixels.
+    pub y: f64,
+}
+
+impl DrawnEntity {
+    /// The drawn entities of the loop's last frame, or `None` in a level without entities.
+    pub fn of(lp: &crate::game_loop::Loop) -> Option<Vec<DrawnEntity>> {
+        let drawn = lp.drawn_entities();
+        (!lp.world().entities.is_empty())
+            .then(|| drawn.iter().map(|d| DrawnEntity { id: d.id, x: d.pos.x, y: d.pos.y }).collect())
+    }
 }
 
 /// `summary` section: the loop's [`Totals`], then the simulation's counts and the lab's own.

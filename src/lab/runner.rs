@@ -119,6 +119,7 @@ pub(crate) fn run_parsed(
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
+    lp.set_record_entities(!opts.summary_only);
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -189,6 +190,7 @@ pub(crate) fn run_parsed(
                             frame: frame_index,
                             stats: FrameStats { dt_ns: dt, ..f },
                             paused,
+                            drawn_entities: DrawnEntity::of(&lp),
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -284,7 +286,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
         };
         checked.map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
-    let level: Level = match &script.level {
+    let mut level: Level = match &script.level {
         LevelSource::Default => {
             load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| fail(0, e.to_string()))?
         }
@@ -306,6 +308,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
             load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
+    level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
     if let Some((_, speed)) = game_speed {

@@ -7,6 +7,7 @@
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
 //! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
+//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`;
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
@@ -20,6 +21,7 @@
 //! `render` (GPU) draws what this layer describes; the loop and the lab use it without any GPU.
 
 pub mod atlas;
+pub mod bodies;
 pub mod camera;
 pub mod entity_sprites;
 pub mod instances;

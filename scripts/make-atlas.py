@@ -3,7 +3,7 @@
 
 Writes (relative to the repository root):
 
-  assets/sprites/atlas.png    RGBA8, 144 x 80 px
+  assets/sprites/atlas.png    RGBA8, 144 x 160 px
   assets/tilesets/ledge.tsx   Tiled 1.10 tileset over the atlas's tile rows
 
 Standard library only (the PNG is written with zlib + struct). Run it from anywhere:
@@ -20,7 +20,15 @@ Layout (must match src/render/atlas.rs; its tests check the PNG size and the .ts
   * tiles: 16 x 16 px, 8 columns x 3 rows, stride 18 px; tile i's inner top-left is
     (1 + 18 * (i % 8), 1 + 18 * (i // 8)) - Tiled's margin 1, spacing 2;
   * player: 16 x 24 px frames in one row below the tiles, stride 18 x 26 px; frame f's inner
-    top-left is (1 + 18 * f, 55). Frames: idle, run 0-3, jump (rising), fall.
+    top-left is (1 + 18 * f, 55). Frames: idle, run 0-3, jump (rising), fall;
+  * entities: 16 x 16 px cells (a few use only their top 8 rows) below the player row, 8
+    columns, stride 18 px; cell e's inner top-left is (1 + 18 * (e % 8), 81 + 18 * (e // 8)).
+    Cells: moving platform left/middle/right, one-way platform left/middle/right (16 x 8),
+    spring idle/compressed (16 x 8), crumbling block whole/cracked/breaking, saw blade, walker
+    walk 0-3, walker squashed;
+  * the image is 160 px tall, twice the 80 px of the tile and player rows, so the normalised v
+    of every older cell is exactly half what it was (a power-of-two scale is exact in floating
+    point) and frames drawn before the entity cells existed come out bit for bit the same.
 
 Palette: a subset of ENDESGA 32 (https://lospec.com/palette-list/endesga-32).
 """
@@ -80,6 +88,7 @@ STRIDE = TILE + 2 * PAD  # 18
 COLUMNS = 8
 PLAYER_W, PLAYER_H = 16, 24
 PLAYER_STRIDE_Y = PLAYER_H + 2 * PAD  # 26
+ATLAS_HEIGHT = 160  # 2 x the tile and player rows' 80 px (see the docstring)
 
 
 # --------------------------------------------------------------------------------------------
@@ -686,6 +695,248 @@ PLAYER_FRAMES = [
     ("fall", player_frame(LEGS_FALL, ARM_REACH, "fall")),
 ]
 
+
+# --------------------------------------------------------------------------------------------
+# Entities (16 x 16 cells, facing right; src/present/atlas.rs ENTITY_* in the same order).
+# Moving things get the same dark outline as the tiles and the player, and a yellow-black
+# stripe (a machine) or a colour of their own, so they read apart from the static tiles.
+
+MACHINE_MID = grid(  # a riveted steel slab with a hazard stripe: a solid moving platform
+    [
+        "kkkkkkkkkkkkkkkk",
+        "vvvvvvvvvvvvvvvv",
+        "uuuuuuuuuuuuuuuu",
+        "uuunuuuuuuunuuuu",
+        "tttttttttttttttt",
+        "kkkkkkkkkkkkkkkk",
+        "zzkkzzkkzzkkzzkk",
+        "zkkzzkkzzkkzzkkz",
+        "kkzzkkzzkkzzkkzz",
+        "kzzkkzzkkzzkkzzk",
+        "kkkkkkkkkkkkkkkk",
+        "tttttttttttttttt",
+        "tttnttttttttnttt",
+        "ssssssssssssssss",
+        "nnnnnnnnnnnnnnnn",
+        "kkkkkkkkkkkkkkkk",
+    ]
+)
+
+
+def machine_end(base, light):
+    """A platform's end piece: an outline column and a lit (left) or shaded (right) column
+    inside it, corners cut round. Drawn as a left end; the caller mirrors the right one."""
+    img = copy(base)
+    for y in range(TILE):
+        img[y][0] = "k"
+        if 1 <= y <= 13 and img[y][1] not in "zk":
+            img[y][1] = light
+    img[0][0] = "."
+    img[TILE - 1][0] = "."
+    return img
+
+
+LIFT_MID = grid(  # a one-way lift: a plank on steel brackets, only its top edge carries
+    [
+        "kkkkkkkkkkkkkkkk",
+        "eeeeeeeeeeeeeeee",
+        "bbbbbbbbbbbbbbbb",
+        "bbbmbbbbbbbbmbbb",
+        "mmmmmmmmmmmmmmmm",
+        "kkkkkkkkkkkkkkkk",
+        "..kzk......kzk..",
+        "...k........k...",
+    ]
+)
+
+
+def lift_end(base):
+    img = copy(base)
+    for y in range(6):
+        img[y][0] = "k"
+    img[1][1] = "e"
+    img[0][0] = "."
+    img[5][0] = "."
+    img[6] = list("kzk.....") + img[6][8:]
+    img[7] = list(".k......") + img[7][8:]
+    return img
+
+
+SPRING_IDLE = grid(  # red pad on a steel coil (16 x 8, the spring's whole box)
+    [
+        ".kkkkkkkkkkkkkk.",
+        ".krrrrrrrrrrrrk.",
+        ".kRRRRRRRRRRRRk.",
+        "..kkkkkkkkkkkk..",
+        "...kvvvvvvvvk...",
+        "...kttttttttk...",
+        ".kkkkkkkkkkkkkk.",
+        ".kssssssssssssk.",
+    ]
+)
+
+SPRING_DOWN = grid(  # the pad pressed onto the base, the coil squeezed flat
+    [
+        "................",
+        "................",
+        ".kkkkkkkkkkkkkk.",
+        ".krrrrrrrrrrrrk.",
+        ".kRRRRRRRRRRRRk.",
+        "..kvvvvvvvvvvk..",
+        ".kkkkkkkkkkkkkk.",
+        ".kssssssssssssk.",
+    ]
+)
+
+
+def sandstone():
+    """A whole crumbling block: pale sandstone with a bevel, set apart from the grey bricks."""
+    img = blank(TILE, TILE)
+    for y in range(TILE):
+        for x in range(TILE):
+            edge = x in (0, TILE - 1) or y in (0, TILE - 1)
+            if edge:
+                ch = "k"
+            elif x == 1 or y == 1:
+                ch = "q"
+            elif x == TILE - 2 or y == TILE - 2:
+                ch = "b"
+            else:
+                ch = "c"
+            img[y][x] = ch
+    for x, y in ((4, 4), (10, 6), (6, 10), (12, 11), (3, 12)):  # specks
+        img[y][x] = "e"
+    for x, y in ((9, 3), (5, 7), (11, 12)):
+        img[y][x] = "b"
+    for corner in ((0, 0), (15, 0), (0, 15), (15, 15)):
+        img[corner[1]][corner[0]] = "."
+    return img
+
+
+CRUMBLE_WHOLE = sandstone()
+CRACK = [(8, 1), (8, 2), (7, 3), (7, 4), (8, 5), (9, 6), (9, 7), (8, 8), (7, 9)]
+CRACK_MORE = CRACK + [(6, 10), (6, 11), (5, 12), (10, 6), (11, 5), (12, 5), (8, 9), (9, 10),
+                      (10, 11), (10, 12), (3, 6), (4, 6), (5, 7), (6, 7), (2, 5)]
+
+
+def cracked(points, chipped=()):
+    img = copy(CRUMBLE_WHOLE)
+    for x, y in points:
+        img[y][x] = "d"
+    for x, y in chipped:  # bits already fallen off
+        img[y][x] = "."
+    return img
+
+
+CRUMBLE_CRACKED = cracked(CRACK)
+CRUMBLE_BREAKING = cracked(
+    CRACK_MORE,
+    chipped=[(1, 0), (2, 0), (1, 1), (0, 1), (14, 0), (13, 0), (14, 1), (15, 1), (15, 14),
+             (14, 15), (13, 15), (0, 14), (1, 15)],
+)
+
+
+def saw_blade():
+    """A round steel blade with 8 raked teeth and a dark hub (drawn upright; the renderer
+    turns it). Teeth: the outer radius ramps from 5.5 to 7.9 px around each eighth."""
+    import math
+
+    img = blank(TILE, TILE)
+    for y in range(TILE):
+        for x in range(TILE):
+            dx, dy = x + 0.5 - 8, y + 0.5 - 8
+            r = math.hypot(dx, dy)
+            a = (math.atan2(dy, dx) / (2 * math.pi)) % 1.0
+            outer = 5.5 + 2.4 * ((a * 8) % 1.0)
+            if r >= outer:
+                continue
+            if r > outer - 1.0:
+                ch = "n"
+            elif r < 1.5:
+                ch = "v"
+            elif r < 2.6:
+                ch = "k"
+            elif r < 3.6:
+                ch = "s"
+            else:
+                ch = "v" if dx + dy < -2.5 else ("u" if dx + dy < 2.5 else "t")
+            img[y][x] = ch
+    return img
+
+
+SAW = saw_blade()
+
+WALKER_BODY = grid(  # a purple shell beetle with one yellow-rimmed eye looking right
+    [
+        "....kkkkkkk.....",
+        "...kxxxxxxxk....",
+        "..kxxvxxxxxxk...",
+        ".kxxvvxxxxxxxk..",
+        ".kxxxxxxxxzzzk..",
+        "kxxxxxxxxzwkwzk.",
+        "kxxxxxxxxzwwwzk.",
+        "kxxxxxxxxxzzzxk.",
+        "kxxxxxxxxxxxxxk.",
+        ".kxxxxxxxxxxxk..",
+        "..kkkkkkkkkkk...",
+    ]
+)
+WALKER_FEET = [
+    grid(["..kk......kk....", ".knnk....knnk...", ".kkkk....kkkk..."]),
+    grid(["....kk..kk......", "...knnkknnk.....", "...kkkkkkkk....."]),
+    grid(["...kk......kk...", "..knnk....knnk..", "..kkkk....kkkk.."]),
+]
+
+
+def walker_frame(feet, bob):
+    img = blank(TILE, TILE)
+    paste(img, feet, 0, TILE - 3)
+    paste(img, WALKER_BODY, 0, 2 + bob)
+    return img
+
+
+WALKER_SQUASHED = grid(
+    [
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "...kkkkkkkkkk...",
+        ".kkxxvxxxxxxxkk.",
+        "kxxxxxxxxkxkxxxk",
+        "kxxxxxxxxxkxxxxk",
+        "kxxxxxxxxkxkxxxk",
+        ".kkkkkkkkkkkkkk.",
+    ]
+)
+
+# Index order is the entity cell index; keep in step with src/present/atlas.rs (ENTITY_*).
+ENTITIES = [
+    ("PLATFORM_LEFT", machine_end(MACHINE_MID, "v")),
+    ("PLATFORM_MID", MACHINE_MID),
+    ("PLATFORM_RIGHT", hflip(machine_end(hflip(MACHINE_MID), "s"))),
+    ("ONEWAY_PLATFORM_LEFT", lift_end(LIFT_MID)),
+    ("ONEWAY_PLATFORM_MID", LIFT_MID),
+    ("ONEWAY_PLATFORM_RIGHT", hflip(lift_end(LIFT_MID))),
+    ("SPRING_IDLE", SPRING_IDLE),
+    ("SPRING_COMPRESSED", SPRING_DOWN),
+    ("CRUMBLE_WHOLE", CRUMBLE_WHOLE),
+    ("CRUMBLE_CRACKED", CRUMBLE_CRACKED),
+    ("CRUMBLE_BREAKING", CRUMBLE_BREAKING),
+    ("SAW", SAW),
+    ("WALKER_WALK0", walker_frame(WALKER_FEET[0], 0)),
+    ("WALKER_WALK1", walker_frame(WALKER_FEET[1], 1)),
+    ("WALKER_WALK2", walker_frame(WALKER_FEET[2], 0)),
+    ("WALKER_WALK3", walker_frame(WALKER_FEET[1], 1)),
+    ("WALKER_SQUASHED", WALKER_SQUASHED),
+]
+
 # --------------------------------------------------------------------------------------------
 # Assembly
 
@@ -706,7 +957,10 @@ def build_atlas():
     width = COLUMNS * STRIDE
     assert len(PLAYER_FRAMES) * STRIDE <= width
     player_y = rows * STRIDE
-    height = player_y + PLAYER_STRIDE_Y
+    entity_y = player_y + PLAYER_STRIDE_Y
+    entity_rows = (len(ENTITIES) + COLUMNS - 1) // COLUMNS
+    height = ATLAS_HEIGHT
+    assert entity_y + entity_rows * STRIDE <= height, "the entity cells outgrew the atlas"
     canvas = [[(0, 0, 0, 0)] * width for _ in range(height)]
     for i, (_, img, _) in enumerate(TILES):
         assert len(img) == TILE and all(len(r) == TILE for r in img), TILES[i][0]
@@ -714,6 +968,9 @@ def build_atlas():
     for f, (_, img) in enumerate(PLAYER_FRAMES):
         assert len(img) == PLAYER_H and all(len(r) == PLAYER_W for r in img)
         extrude_into(canvas, img, PAD + STRIDE * f, player_y + PAD)
+    for e, (name, img) in enumerate(ENTITIES):
+        assert len(img) in (8, TILE) and all(len(r) == TILE for r in img), name
+        extrude_into(canvas, img, PAD + STRIDE * (e % COLUMNS), entity_y + PAD + STRIDE * (e // COLUMNS))
     return canvas, rows
 
 
@@ -867,6 +1124,8 @@ def main():
         print(f"  tile {i:2}: {name:18} {kind or '-'}")
     for f, (name, _) in enumerate(PLAYER_FRAMES):
         print(f"  player {f}: {name}")
+    for e, (name, img) in enumerate(ENTITIES):
+        print(f"  entity {e:2}: {name} ({len(img[0])}x{len(img)})")
     if args.preview:
         preview(args.preview, atlas, args.scale)
         print(f"wrote preview {args.preview}")

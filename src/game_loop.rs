@@ -4,15 +4,24 @@
 //! the frame's time in monotonic nanoseconds), fixed tick inside (0..=max_steps calls of
 //! [`sim::step`]). The game and the lab drive this same object; only the source of events and
 //! time differs (winit + `Instant` vs a script).
+//!
+//! A tick with `rewind` held restores the previous kept state instead of stepping, and the
+//! game speed scales wall time in the stepper (`game_loop/time_tools.rs`; LAB.md "Time
+//! tools"); the latch counts ticks of either kind, so events keep their tick whichever way
+//! time runs.
+
+mod time_tools;
 
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
 use crate::level::Level;
+use crate::present::bodies::Bodies;
 use crate::present::camera::Camera;
-use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
-use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
-use crate::sim::{self, HITBOX, Player, Tuning, World};
+use crate::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
+use crate::sim::entities::record::{EntityRecord, records};
+use crate::sim::rewind::Rewind;
+use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
@@ -106,7 +115,7 @@ impl From<DVec2> for Point {
 
 /// One tick's record: the lab report's `ticks[]` entry (LAB.md's fields and order; the input
 /// is not written).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TickRecord {
     /// Tick number (1-based).
     pub tick: u64,
@@ -118,6 +127,18 @@ pub struct TickRecord {
     pub jump_started: bool,
     /// The player was respawned or teleported in this tick.
     pub respawned: bool,
+    /// A rewind tick: `tick` and the state are the restored ones (LAB.md "Time tools").
+    pub rewound: bool,
+    /// The player died in this tick (hazard, pit, saw, walker, squish; not a teleport).
+    pub died: bool,
+    /// Every entity after the tick (LAB.md "Version 2 additions"); empty and not written in a
+    /// level without entities.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<EntityRecord>,
+    /// The id of what the player rides after the tick (`null`: nothing); `None`, not written,
+    /// in a level without entities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub riding: Option<Option<usize>>,
     /// The input this tick saw (not serialised).
     #[serde(skip)]
     pub input: TickInput,
@@ -145,6 +166,8 @@ pub struct Totals {
     pub clamp_events: u64,
     /// Frames that hit the catch-up cap.
     pub cap_hits: u64,
+    /// Rewind ticks among `ticks` (LAB.md "Time tools").
+    pub rewound_ticks: u64,
 }
 
 impl Totals {
@@ -171,9 +194,11 @@ pub struct Loop {
     level: Level,
     tuning: Tuning,
     world: World,
-    /// Player position before the current tick (interpolation history).
-    prev_pos: DVec2,
+    /// Every body's previous and current position (interpolation history).
+    bodies: Bodies,
     drawn: DVec2,
+    /// The entities as drawn in the last frame (same alpha as `drawn`).
+    drawn_entities: Vec<EntityDraw>,
     /// The tick the interpolation starts from: the one before the current tick, or the current
     /// tick itself after a reset (teleport, respawn, level load). Tick-clock presentation
     /// angles ([`crate::present::spin`]) are drawn from it to `world.tick`; kept here, not in
@@ -185,8 +210,17 @@ pub struct Loop {
     pending_teleport: Option<DVec2>,
     totals: Totals,
     ticks_this_frame: Vec<TickRecord>,
+    /// Ticks run, forward and rewind: the latch's tick numbers (`world.tick` goes down while
+    /// rewinding; this never does).
+    ticks_run: u64,
+    /// The kept states a rewind tick goes back through.
+    history: Rewind,
+    /// The last tick run was a rewind tick.
+    rewinding: bool,
     /// Time the ticks with the wall clock (telemetry for the game's overlay; off in the lab).
     measure_ticks: bool,
+    /// Fill [`TickRecord::entities`] (the lab's full report; off in the game).
+    record_entities: bool,
 }
 
 impl Loop {
@@ -197,16 +231,19 @@ impl Loop {
     pub fn new(level: Level, tuning: Tuning, config: StepperConfig) -> Result<Loop, ConfigError> {
         config.validate()?;
         let stepper = Stepper::new(config);
-        let world = World::new(level.spawn);
+        let world = World::for_level(&level);
         let camera = Camera::new(&level, level.spawn, HITBOX);
+        let mut history = Rewind::new(config.tick_hz);
+        history.record(&world, true);
         Ok(Loop {
             config,
             stepper,
             latch: Latch::new(),
             raw: VecDeque::new(),
             last_frame_ns: 0,
-            prev_pos: level.spawn,
+            bodies: Bodies::new(&world),
             drawn: level.spawn,
+            drawn_entities: Vec::new(),
             prev_tick: world.tick,
             drawn_goal_angle: goal_angle(world.tick, config.tick_hz),
             camera,
@@ -216,7 +253,11 @@ impl Loop {
             pending_teleport: None,
             totals: Totals::default(),
             ticks_this_frame: Vec::new(),
+            ticks_run: 0,
+            history,
+            rewinding: false,
             measure_ticks: false,
+            record_entities: false,
         })
     }
 
@@ -239,7 +280,7 @@ impl Loop {
         let frame_start = self.last_frame_ns;
         self.last_frame_ns = now_ns.max(self.last_frame_ns);
         let plan = self.stepper.advance(dt_ns);
-        let first_tick = self.world.tick;
+        let first_tick = self.ticks_run;
         while let Some(&(t, ev)) = self.raw.front() {
             if t > now_ns {
                 break;
@@ -257,11 +298,13 @@ impl Loop {
         }
         let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
         let alpha = self.stepper.alpha();
-        self.drawn = lerp(self.prev_pos, self.world.player.pos, alpha);
         let hz = self.config.tick_hz;
+        self.drawn = self.bodies.player(alpha);
+        self.bodies.entities(&self.world, alpha, hz, &mut self.drawn_entities);
         self.drawn_goal_angle =
             lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
-        let dt_s = plan.dt_clamped_ns as f64 / 1e9;
+        // The camera eases in game time, so at a reduced game speed it follows as slowly.
+        let dt_s = plan.game_ns as f64 / 1e9;
         self.camera.follow(&self.level, self.drawn, HITBOX, self.world.player.on_ground, dt_s);
 
         let t = &mut self.totals;
@@ -286,19 +329,29 @@ impl Loop {
         }
     }
 
+    /// The entities after the tick, for [`TickRecord::entities`] (empty unless recording them).
+    fn entity_records(&self) -> Vec<EntityRecord> {
+        if self.record_entities { records(&self.world.entities, self.config.tick_hz) } else { Vec::new() }
+    }
+
     fn run_tick(&mut self) -> u32 {
-        let (input, consumed) = self.latch.input_for_tick(self.world.tick + 1);
-        self.prev_pos = self.world.player.pos;
+        self.ticks_run += 1;
+        let (input, consumed) = self.latch.input_for_tick(self.ticks_run);
+        self.rewinding = input.held(Action::Rewind);
+        if self.rewinding {
+            self.rewind_tick(input);
+            return consumed;
+        }
         self.prev_tick = self.world.tick;
         let out = match self.pending_teleport.take() {
-            Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos),
+            Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos, self.config.tick_hz),
             None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
         };
         let respawned = out.respawned;
+        self.bodies.after_tick(&self.world, respawned);
         if respawned {
-            // Reset the history: both ends of the interpolation on the new side (no streak);
+            // The player's history was reset above (both ends on the new side: no streak);
             // the goal's spin holds this tick's angle for the frame, as everything drawn does.
-            self.prev_pos = self.world.player.pos;
             self.prev_tick = self.world.tick;
             self.camera.snap(&self.level, self.world.player.pos, HITBOX);
         }
@@ -307,8 +360,13 @@ impl Loop {
             player: PlayerState::from(&self.world.player),
             jump_started: out.jump_started,
             respawned,
+            rewound: false,
+            died: out.died,
+            entities: self.entity_records(),
+            riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
             input,
         });
+        self.history.record(&self.world, respawned);
         consumed
     }
 
@@ -316,6 +374,12 @@ impl Loop {
     /// ([`FrameStats::tick_ns_measured`]); off by default (the lab has no use for it).
     pub fn set_measure_ticks(&mut self, on: bool) {
         self.measure_ticks = on;
+    }
+
+    /// Fill each tick's [`TickRecord::entities`] (off by default: only the lab's full report
+    /// writes them).
+    pub fn set_record_entities(&mut self, on: bool) {
+        self.record_entities = on;
     }
 
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the
@@ -340,6 +404,12 @@ impl Loop {
     /// The interpolated player position last drawn: lerp(previous, current, alpha), pixels.
     pub fn drawn(&self) -> DVec2 {
         self.drawn
+    }
+
+    /// The entities as last drawn, in id order (interpolated with the same alpha as
+    /// [`Loop::drawn`]).
+    pub fn drawn_entities(&self) -> &[EntityDraw] {
+        &self.drawn_entities
     }
 
     /// The camera after the last frame.
@@ -371,7 +441,7 @@ impl Loop {
             reached: &self.world.reached,
             goal_angle: self.drawn_goal_angle,
             extra: &[],
-            entities: &[],
+            entities: &self.drawn_entities,
         }
     }
 
@@ -400,12 +470,13 @@ impl Loop {
     pub fn load_level(&mut self, level: Level) {
         let tick = self.world.tick;
         let (jumps, respawns, deaths) = (self.world.jumps, self.world.respawns, self.world.deaths);
-        self.world = World::new(level.spawn);
+        self.world = World::for_level(&level);
         self.world.tick = tick;
         self.world.jumps = jumps;
         self.world.respawns = respawns;
         self.world.deaths = deaths;
-        self.prev_pos = level.spawn;
+        self.bodies.snap_all(&self.world);
+        self.bodies.entities(&self.world, 0.0, self.config.tick_hz, &mut self.drawn_entities);
         self.drawn = level.spawn;
         self.prev_tick = tick;
         self.drawn_goal_angle = goal_angle(tick, self.config.tick_hz);
@@ -413,6 +484,7 @@ impl Loop {
         self.camera = Camera::new(&level, level.spawn, HITBOX);
         self.camera.reduced_motion = reduced;
         self.level = level;
+        self.history.restart(&self.world);
     }
 
     /// Running totals.

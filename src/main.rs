@@ -63,6 +63,10 @@ struct PlayArgs {
     /// folders (created if missing).
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
+    /// Game-speed assist, percent: 50, 60, 70, 80, 90 or 100 (the physics does not change;
+    /// - and = change it in play).
+    #[arg(long, value_name = "PCT")]
+    game_speed: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -81,6 +85,10 @@ enum Command {
         /// Draw frame FRAME (index from 0) off-screen to PATH.png, 1280x720; repeatable.
         #[arg(long, value_name = "FRAME=PATH.png")]
         shot: Vec<String>,
+        /// Replay under another frame cut of the same wall time: 30, 60, 144, 240 (Hz) or
+        /// jitter:SEED (3-40 ms frames); events keep their times (LAB.md "Time tools").
+        #[arg(long, value_name = "R")]
+        recut: Option<ledge::lab::recut::Recut>,
     },
 }
 
@@ -103,14 +111,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Lab { script, json, summary, shot }) => {
+        Some(Command::Lab { script, json, summary, shot, recut }) => {
             #[cfg(feature = "game")]
             let mut shots = OffscreenShots(None);
             #[cfg(feature = "game")]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
-            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, observer)
+            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, recut, observer)
                 .map_err(anyhow::Error::from)
         }
         #[cfg(not(feature = "game"))]
@@ -142,6 +150,14 @@ fn main() -> ExitCode {
                 eprintln!("ledge: warning: {w}");
             }
             let display = &save.settings().display;
+            let game_speed = match cli.game_speed.as_deref().map(ledge::time::GameSpeed::from_percent_text) {
+                None => ledge::time::GameSpeed::FULL,
+                Some(Ok(s)) => s,
+                Some(Err(e)) => {
+                    eprintln!("ledge: --game-speed {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let opts = ledge::app::AppOptions {
                 vsync: cli.vsync.map_or(display.vsync, |v| v == "on"),
                 level: cli.level,
@@ -155,6 +171,7 @@ fn main() -> ExitCode {
                 stress: cli.stress,
                 fullscreen: display.fullscreen,
                 save,
+                game_speed,
             };
             ledge::app::run(opts).map(|_| ())
         }

@@ -2,7 +2,8 @@
 //! without a GPU) compared with PNGs in `tests/golden/` with a tolerance — a per-pixel
 //! difference, not exact bytes (drivers may round differently). Cases: the first level's
 //! start, a fractional camera offset (no tile seams), the frame right after a teleport (no
-//! streak), the goal portal turned to a mid-tick angle, and the F3 overlay over the game.
+//! streak), the goal portal turned to a mid-tick angle, the F3 overlay over the game, and
+//! every entity kind in every drawn state at a fractional alpha.
 //!
 //! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
 //! committing); a missing golden fails the test. With no adapter at all the tests fail
@@ -186,4 +187,190 @@ fn telemetry_overlay_over_the_game() {
     })
     .unwrap();
     check("overlay", &img.expect("frame 1 came"));
+}
+
+/// Every entity kind, and each drawn state of it, between two ticks (alpha 0.35): a solid and
+/// a one-way platform, crumbling blocks whole / cracked / about to break, a spring at rest and
+/// pressed, two saws turned to different angles (one with a larger radius), walkers walking
+/// both ways and squashed. Built by hand (no simulation): the view as the loop would make it.
+#[test]
+fn every_entity_kind_between_two_ticks() {
+    use glam::DVec2;
+    use ledge::level::ascii::parse_ascii;
+    use ledge::level::{EntityKind, EntitySpec};
+    use ledge::present::interp::lerp;
+    use ledge::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
+    use ledge::sim::EntityState;
+
+    let mut rows = vec![".".repeat(40); 20];
+    rows[19] = format!("..P{}", ".".repeat(37));
+    rows.push("#".repeat(40));
+    rows.push("#".repeat(40));
+    let mut level = parse_ascii(&rows, 1).unwrap();
+    let alpha = 0.35;
+    let at = |prev: (f64, f64), curr: (f64, f64)| lerp(DVec2::from(prev), DVec2::from(curr), alpha);
+    let platform = |w: f64, h: f64, oneway: bool| EntitySpec::Platform {
+        pos: DVec2::ZERO,
+        size: DVec2::new(w, h),
+        to: None,
+        speed: 60.0,
+        wait: 0.0,
+        oneway,
+    };
+    // Only a platform's spec is read when drawing (solid or one-way); the others are listed so
+    // that ids index `level.entities` as in a real level.
+    let crumble = EntitySpec::Crumble { pos: DVec2::ZERO, width: 32.0, delay: 0.5, back: 2.0 };
+    level.entities = vec![
+        platform(64.0, 16.0, false),
+        platform(48.0, 8.0, true),
+        platform(24.0, 40.0, false),
+        crumble.clone(),
+        crumble.clone(),
+        crumble,
+    ];
+    let e = |id, kind, pos: DVec2, size: (f64, f64), state, facing_left, frame| EntityDraw {
+        id,
+        kind,
+        pos,
+        size: DVec2::from(size),
+        state,
+        facing_left,
+        frame,
+    };
+    let entities = [
+        e(
+            0,
+            EntityKind::Platform,
+            at((40.0, 230.0), (41.0, 229.0)),
+            (64.0, 16.0),
+            EntityState::Moving,
+            false,
+            0,
+        ),
+        e(
+            1,
+            EntityKind::Platform,
+            at((140.0, 250.0), (139.0, 250.5)),
+            (48.0, 8.0),
+            EntityState::Moving,
+            false,
+            0,
+        ),
+        e(
+            2,
+            EntityKind::Platform,
+            at((210.0, 200.0), (210.0, 201.0)),
+            (24.0, 40.0),
+            EntityState::Waiting,
+            false,
+            0,
+        ),
+        e(
+            3,
+            EntityKind::Crumble,
+            at((260.0, 264.0), (260.0, 264.0)),
+            (32.0, 16.0),
+            EntityState::Solid,
+            false,
+            0,
+        ),
+        e(
+            4,
+            EntityKind::Crumble,
+            at((300.0, 264.0), (300.0, 264.0)),
+            (32.0, 16.0),
+            EntityState::Breaking,
+            false,
+            0,
+        ),
+        e(
+            5,
+            EntityKind::Crumble,
+            at((340.0, 264.0), (340.0, 264.0)),
+            (32.0, 16.0),
+            EntityState::Breaking,
+            false,
+            1,
+        ),
+        e(
+            6,
+            EntityKind::Spring,
+            at((390.0, 312.0), (390.0, 312.0)),
+            (16.0, 8.0),
+            EntityState::Idle,
+            false,
+            0,
+        ),
+        e(
+            7,
+            EntityKind::Spring,
+            at((414.0, 312.0), (414.0, 312.0)),
+            (16.0, 8.0),
+            EntityState::Idle,
+            false,
+            3,
+        ),
+        e(
+            8,
+            EntityKind::Saw,
+            at((440.0, 200.0), (441.0, 201.0)),
+            (16.0, 16.0),
+            EntityState::Moving,
+            false,
+            4,
+        ),
+        e(
+            9,
+            EntityKind::Saw,
+            at((470.0, 190.0), (470.5, 189.0)),
+            (24.0, 24.0),
+            EntityState::Moving,
+            false,
+            11,
+        ),
+        e(
+            10,
+            EntityKind::Walker,
+            at((510.0, 304.0), (510.6667, 304.0)),
+            (16.0, 16.0),
+            EntityState::Alive,
+            false,
+            1,
+        ),
+        e(
+            11,
+            EntityKind::Walker,
+            at((540.0, 304.0), (539.3333, 304.0)),
+            (16.0, 16.0),
+            EntityState::Alive,
+            true,
+            2,
+        ),
+        e(
+            12,
+            EntityKind::Walker,
+            at((570.0, 304.0), (570.0, 304.0)),
+            (16.0, 16.0),
+            EntityState::Defeated,
+            false,
+            0,
+        ),
+    ];
+    assert!(entities.iter().any(|d| d.pos.x.fract() != 0.0 && d.pos.y.fract() != 0.0));
+    let view = FrameView {
+        level: &level,
+        camera: DVec2::new(320.0, 180.0),
+        player: PlayerDraw {
+            pos: at((60.0, 208.0), (61.0, 207.0)),
+            hitbox: ledge::level::HITBOX,
+            facing_left: false,
+            pose: PlayerPose::Jump,
+        },
+        reached: &[],
+        goal_angle: 0.0,
+        extra: &[],
+        entities: &entities,
+    };
+    let img = common::gpu::offscreen().render(&view, W, H).unwrap();
+    check("entities", &img);
 }

@@ -195,11 +195,25 @@ lab_cases! {
     seed003_apex_tick240 => "seed003-apex-tick240.lab",
     seed003_apex_tick30 => "seed003-apex-tick30.lab",
     seed003_apex_tick60 => "seed003-apex-tick60.lab",
+    wall01_slide_caps_fall => "wall01-slide-caps-fall.lab",
+    wall02_jump_pushes_away => "wall02-jump-pushes-away.lab",
+    wall03_ground_jump_wins => "wall03-ground-jump-wins.lab",
+    wall04a_grace_last_tick => "wall04a-grace-last-tick.lab",
+    wall04b_grace_over => "wall04b-grace-over.lab",
+    wall05_apex_frame144 => "wall05-apex-frame144.lab",
+    wall05_apex_frame240 => "wall05-apex-frame240.lab",
+    wall05_apex_frame30 => "wall05-apex-frame30.lab",
+    wall05_apex_frame60 => "wall05-apex-frame60.lab",
 }
+
+/// The wall slide and wall jump cases' checks (`tests/lab_cases/wall.rs`).
+#[path = "lab_cases/wall.rs"]
+mod wall;
 
 /// The checks of each case, one function per case file, each assertion labelled with the
 /// Python expression it stands for.
 mod checks {
+    pub use super::wall::*;
     use super::{Case, max_of, min_of, near, rise};
 
     pub fn bug01a_tap_between_ticks(c: &Case) {
@@ -500,6 +514,10 @@ fn rise_matches_labcheck_on_hand_made_ticks() {
         player: PlayerState { x: 0.0, y, vx: 0.0, vy: 0.0, on_ground: false },
         jump_started,
         respawned: false,
+        rewound: false,
+        died: false,
+        entities: Vec::new(),
+        riding: None,
         input: TickInput::default(),
     };
     // No jump: 0.

@@ -273,9 +273,12 @@ fn level3_tunnel_needs_coyote_time() {
     }
     // with coyote time, jumps made in the air after the ledge cross (nearly all of them)
     assert!(late >= 24 * 5, "only {late} coyote jumps of {} crossed", 24 * 6);
-    // without it, none can be made
+    // without it, none can be made (nor a wall jump off the ledge's side, which a press in
+    // the first ticks past the ledge would otherwise be: wall_jump_reach is a different
+    // mechanic from the ground jump this checks, and is turned off with coyote time)
     let mut t0 = t.clone();
     t0.coyote_time = 0.0;
+    t0.wall_jump_reach = 0.0;
     for phase in phases() {
         for k in -4..=6 {
             assert!(!leap(&l, &t0, 45, 20, 52, phase, k), "k {k} phase {phase}");

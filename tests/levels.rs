@@ -161,7 +161,53 @@ fn missing_spawn_is_rejected() {
 #[test]
 fn unknown_object_class_is_rejected() {
     let (_, msg) = rejected("unknown_class.tmx");
-    assert_eq!(msg, "object 2 ('coin') has unknown class 'coin' (expected spawn, checkpoint or goal)");
+    assert_eq!(
+        msg,
+        "object 2 ('coin') has unknown class 'coin' (expected spawn, checkpoint, goal, platform, crumble, spring, saw, walker)"
+    );
+}
+
+#[test]
+fn entity_objects_become_level_entities_in_object_order() {
+    use glam::DVec2;
+    use ledge::level::EntitySpec;
+    let level = load_tmx(&fixture("entities.tmx")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        level.entities,
+        [
+            EntitySpec::Platform {
+                pos: DVec2::new(0.0, 8.0),
+                size: DVec2::new(32.0, 8.0),
+                to: Some(DVec2::new(32.0, 0.0)),
+                speed: 30.0,
+                wait: 0.5,
+                oneway: true,
+            },
+            EntitySpec::Crumble { pos: DVec2::new(16.0, 16.0), width: 32.0, delay: 0.25, back: 2.0 },
+            EntitySpec::Spring { pos: DVec2::new(0.0, 24.0), speed: 370.0 },
+            EntitySpec::Saw {
+                pos: DVec2::new(40.0, 0.0),
+                to: Some(DVec2::new(40.0, 24.0)),
+                speed: 60.0,
+                radius: 12.0
+            },
+            EntitySpec::Walker { pos: DVec2::new(32.0, 16.0), speed: -20.0 },
+        ]
+    );
+    // entity objects draw no map tile and leave the rest of the map as it was
+    assert_eq!(level.gfx[..8], [None; 8]);
+    assert!(level.goal.is_some());
+}
+
+#[test]
+fn bad_entity_objects_are_rejected_naming_the_object() {
+    let (_, msg) = rejected("platform_no_size.tmx");
+    assert_eq!(msg, "object 2 ('lift') (platform): a platform must be a rectangle with a size (its w and h)");
+    let (_, msg) = rejected("saw_path_outside.tmx");
+    assert_eq!(
+        msg,
+        "object 2 ('blade') (saw): its path ends at to=200,8, which puts its 16x16 px box outside the map (64x48 px)"
+    );
 }
 
 #[test]

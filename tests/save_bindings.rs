@@ -14,15 +14,20 @@ use ledge::input::{Action, InputEvent, Source};
 use ledge::lab::record::Recorder;
 use ledge::save::{Settings, Store};
 use ledge::sim::Tuning;
-use ledge::time::StepperConfig;
+use ledge::time::{GameSpeed, StepperConfig};
 use winit::keyboard::KeyCode;
 
 /// Press and release `jump_key` (and run right with `right_key`) through `keyboard` into a
 /// recorder; the recording's text.
 fn record(keyboard: &mut Keyboard, right_key: KeyCode, jump_key: KeyCode) -> (String, Vec<InputEvent>) {
     let level = root().join("assets/levels/level1.tmx");
-    let mut rec =
-        Recorder::new(&root().join("unused.lab"), &level, &Tuning::default(), &StepperConfig::default());
+    let mut rec = Recorder::new(
+        &root().join("unused.lab"),
+        &level,
+        &Tuning::default(),
+        &StepperConfig::default(),
+        GameSpeed::FULL,
+    );
     let mut events = Vec::new();
     let presses = [(right_key, true, 1), (jump_key, true, 20), (jump_key, false, 30), (right_key, false, 40)];
     for (key, down, ms) in presses {

@@ -84,7 +84,11 @@ fn missing_libxkbcommon_x11_is_one_line_and_exit_2() {
         ]);
         c
     };
-    cmd.env("XDG_RUNTIME_DIR", scratch.xdg()).env_remove("WAYLAND_DISPLAY").env_remove("RUST_BACKTRACE");
+    cmd.env("XDG_RUNTIME_DIR", scratch.xdg())
+        .env("XDG_CONFIG_HOME", scratch.path("config"))
+        .env("XDG_DATA_HOME", scratch.path("data"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("RUST_BACKTRACE");
     let out = cmd.output().expect("run unshare (util-linux) or xvfb-run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -14,6 +14,7 @@
 //! | pad Select | — | quit | quit |
 //! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
+//! | − / = (+) | game speed 10 % down / up (50–100 %; not while recording) | same | — |
 //!
 //! While a menu is open (paused, end screen, title) the menus take the keys first
 //! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
@@ -43,6 +44,10 @@ pub enum KeyCode {
     Enter,
     /// Escape.
     Escape,
+    /// `-` (the key right of 0 on US layouts, or keypad −): game speed down.
+    Minus,
+    /// `=` (`+` with Shift, or keypad +): game speed up.
+    Equal,
     /// Any other key.
     Other,
 }
@@ -62,6 +67,11 @@ pub enum Command {
     Pause,
     /// Start the game clock again.
     Resume,
+    /// Game speed one 10 % step down (not below 50 %) or up (not above 100 %).
+    GameSpeed {
+        /// Up rather than down.
+        up: bool,
+    },
 }
 
 /// Pause while playing, resume while paused; nothing on the end screen.
@@ -85,6 +95,9 @@ pub fn key_command(key: AppKey, alt_held: bool, mode: Mode) -> Option<Command> {
         KeyCode::Escape if mode == Mode::Finished => Command::Quit,
         KeyCode::Escape => return toggle_pause(mode),
         _ if key.types_q && mode != Mode::Playing => Command::Quit,
+        KeyCode::Minus | KeyCode::Equal if mode != Mode::Finished => {
+            Command::GameSpeed { up: key.code == KeyCode::Equal }
+        }
         _ => return None,
     })
 }
@@ -124,6 +137,9 @@ mod tests {
             assert_eq!(key_command(key(KeyCode::F11), false, mode), Some(ToggleFullscreen));
             assert_eq!(key_command(key(KeyCode::F3), false, mode), Some(ToggleOverlay));
             assert_eq!(key_command(key(KeyCode::Other), false, mode), None);
+            let speed = |up| (mode != Finished).then_some(GameSpeed { up });
+            assert_eq!(key_command(key(KeyCode::Minus), false, mode), speed(false));
+            assert_eq!(key_command(key(KeyCode::Equal), false, mode), speed(true));
         }
     }
 

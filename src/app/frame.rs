@@ -56,6 +56,8 @@ impl App {
                 deaths: self.session.level_deaths(world),
                 ticks: self.session.level_ticks(world),
                 tick_hz,
+                speed_percent: self.game.game_speed().percent(),
+                rewinding: self.game.rewinding(),
             },
             f3,
             results: self.session.results(),

@@ -83,7 +83,14 @@ mod tests {
     fn frame(mode: Mode, f3: Option<F3<'_>>) -> FrameUi<'_> {
         FrameUi {
             mode,
-            hud: Hud { level: "Meadow", deaths: 1, ticks: 60, tick_hz: 60 },
+            hud: Hud {
+                level: "Meadow",
+                deaths: 1,
+                ticks: 60,
+                tick_hz: 60,
+                speed_percent: 100,
+                rewinding: false,
+            },
             f3,
             results: &[],
             menu: None,

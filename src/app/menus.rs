@@ -83,7 +83,7 @@ fn direction(map: &KeyMap, code: KeyCode) -> Option<Input> {
             Action::Down => Some(Input::Down),
             Action::Left => Some(Input::Left),
             Action::Right => Some(Input::Right),
-            Action::Jump => None,
+            Action::Jump | Action::Rewind => None,
         })
     })
 }

@@ -236,7 +236,18 @@ impl App {
             Command::Quit => event_loop.exit(),
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
+            Command::GameSpeed { up } => self.step_game_speed(up),
         }
+    }
+
+    /// The game-speed keys: one 10 % step, from the next frame on. A recording holds one speed
+    /// (its `config game_speed`), so the keys do nothing while recording.
+    fn step_game_speed(&mut self, up: bool) {
+        if self.recorder.is_some() {
+            log::info!("game speed stays {} %: --record keeps one speed", self.game.game_speed().percent());
+            return;
+        }
+        self.game.set_game_speed(self.game.game_speed().stepped(up));
     }
 
     /// Start the game clock again from where it stopped.
@@ -309,6 +320,8 @@ impl App {
                 KeyCode::F11 => commands::KeyCode::F11,
                 KeyCode::Enter | KeyCode::NumpadEnter => commands::KeyCode::Enter,
                 KeyCode::Escape => commands::KeyCode::Escape,
+                KeyCode::Minus | KeyCode::NumpadSubtract => commands::KeyCode::Minus,
+                KeyCode::Equal | KeyCode::NumpadAdd => commands::KeyCode::Equal,
                 _ => commands::KeyCode::Other,
             },
             types_q: matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q")),
@@ -473,10 +486,12 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
     let config = StepperConfig::default();
-    let recorder = opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config));
+    let recorder =
+        opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config, opts.game_speed));
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
+    game.set_game_speed(opts.game_speed);
     game.set_measure_ticks(true);
 
     let mut builder = EventLoop::builder();

@@ -40,6 +40,9 @@ pub struct AppOptions {
     /// folders ([`crate::save::Store::open`]); the key bindings come from it and completed
     /// levels are saved to it. The default saves nothing.
     pub save: crate::save::Store,
+    /// The game-speed assist (`--game-speed PCT`, 50–100 %): wall time is scaled before the
+    /// fixed tick, the physics stays the same ([`crate::time::speed`]).
+    pub game_speed: crate::time::GameSpeed,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

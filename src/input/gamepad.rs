@@ -5,9 +5,9 @@
 //!
 //! Bindings come from the settings (`[keys.pad]` in `settings.toml`, by gilrs button name,
 //! through a [`PadMap`]); the defaults (gilrs' standard layout): d-pad left/right/up/down →
-//! Left/Right/Up/Down, South (A on Xbox, Cross on PlayStation) → Jump. Left stick x →
-//! `AxisX(raw)`, not rebindable. Start and
-//! Select (Back / Share) are not game input but [`PadMenu`] buttons for the app (pause,
+//! Left/Right/Up/Down, South (A on Xbox, Cross on PlayStation) → Jump, the left shoulder
+//! button (gilrs `LeftTrigger`: LB, L1) → Rewind (hold). Left stick x → `AxisX(raw)`, not
+//! rebindable. Start and Select (Back / Share) are not game input but [`PadMenu`] buttons for the app (pause,
 //! resume, quit), handed out separately by [`Pads::poll`]. The stick is
 //! passed raw: the latch applies the dead zone, so gilrs' own default filters are turned off
 //! and only its hat-to-d-pad filter is kept (pads that report the d-pad as an axis).

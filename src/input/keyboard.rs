@@ -16,6 +16,7 @@
 //! | Up, W | Up **and** Jump |
 //! | Down, S | Down |
 //! | Space, Z | Jump |
+//! | R | Rewind (hold) |
 //!
 //! Two keys can hold one action (Left and A). The action is pressed when the first of its keys
 //! goes down and released when the last one comes up, so holding Left+A and letting go of A

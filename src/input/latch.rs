@@ -14,6 +14,7 @@
 pub use crate::sim::action::TickInput;
 
 use super::{InputEvent, Source};
+use crate::sim::Action;
 use std::collections::VecDeque;
 
 /// Stick dead zone: |x| below this reads exactly 0; above it the value is rescaled to reach
@@ -34,8 +35,8 @@ pub fn dead_zone(raw: f32) -> f32 {
 #[derive(Clone, Debug, Default)]
 pub struct Latch {
     queue: VecDeque<(u64, InputEvent)>,
-    keys: [bool; 5],
-    pad: [bool; 5],
+    keys: [bool; Action::COUNT],
+    pad: [bool; Action::COUNT],
     pad_connected: bool,
     stick_x: f32,
 }
@@ -55,7 +56,7 @@ impl Latch {
     /// Apply every event scheduled for `tick` or earlier and return the tick's input plus how
     /// many events it consumed.
     pub fn input_for_tick(&mut self, tick: u64) -> (TickInput, u32) {
-        let mut pressed = [false; 5];
+        let mut pressed = [false; Action::COUNT];
         let mut consumed = 0;
         while let Some(&(t, ev)) = self.queue.front() {
             if t > tick {
@@ -69,7 +70,7 @@ impl Latch {
         (TickInput { held, pressed, stick_x: self.stick_x }, consumed)
     }
 
-    fn apply(&mut self, ev: InputEvent, pressed: &mut [bool; 5]) {
+    fn apply(&mut self, ev: InputEvent, pressed: &mut [bool; Action::COUNT]) {
         match ev {
             InputEvent::Press(src, a) => {
                 let i = a.index();
@@ -91,14 +92,14 @@ impl Latch {
             },
             InputEvent::Repeat(..) | InputEvent::SyntheticPress(..) | InputEvent::FocusGained => {}
             InputEvent::FocusLost => {
-                self.keys = [false; 5];
-                self.pad = [false; 5];
+                self.keys = [false; Action::COUNT];
+                self.pad = [false; Action::COUNT];
                 self.stick_x = 0.0;
             }
             InputEvent::PadConnected => self.pad_connected = true,
             InputEvent::PadDisconnected => {
                 self.pad_connected = false;
-                self.pad = [false; 5];
+                self.pad = [false; Action::COUNT];
                 self.stick_x = 0.0;
             }
             InputEvent::AxisX(raw) => {
@@ -158,7 +159,7 @@ mod tests {
         assert!(l.input_for_tick(1).0.pressed(Jump));
         for t in 2..=5 {
             let (i, _) = l.input_for_tick(t);
-            assert!(i.pressed == [false; 5], "tick {t}");
+            assert!(i.pressed == [false; Action::COUNT], "tick {t}");
         }
         assert!(!l.input_for_tick(6).0.held(Left));
     }

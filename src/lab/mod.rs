@@ -5,6 +5,7 @@
 //! latch, stepper, simulation, interpolation, camera — is the game's own code.
 
 pub mod record;
+pub mod recut;
 pub mod report;
 pub mod runner;
 pub mod script;
@@ -54,8 +55,9 @@ pub enum CliError {
     Io(std::io::Error),
 }
 
-/// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...`: read
-/// the script (`-` for standard input), run it, draw the asked-for frames through `observer`
+/// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...
+/// [--recut R]`: read the script (`-` for standard input), run it (re-cut by `recut` when
+/// given, [`recut::run_recut`]), draw the asked-for frames through `observer`
 /// (`None` in a build without a renderer), write the report (atomically when OUT is a file).
 ///
 /// # Errors
@@ -65,6 +67,7 @@ pub fn run_cli(
     json: Option<&Path>,
     summary_only: bool,
     shots: &[String],
+    recut: Option<recut::Recut>,
     observer: Option<&mut dyn shots::FrameObserver>,
 ) -> Result<(), CliError> {
     if !shots.is_empty() && observer.is_none() {
@@ -87,7 +90,11 @@ pub fn run_cli(
         (s, script.to_string(), dir)
     };
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
-    let report = run_script_observed(&text, &opts, &mut |f, lp| Ok(shooter.observe(f, lp)?))?;
+    let mut observe = |f, lp: &_| Ok(shooter.observe(f, lp)?);
+    let report = match recut {
+        Some(r) => recut::run_recut(&text, &opts, r, &mut observe)?,
+        None => run_script_observed(&text, &opts, &mut observe)?,
+    };
     if let Some(&frame) = shooter.missed().first() {
         return Err(CliError::ShotMissed {
             script: opts.script_name,

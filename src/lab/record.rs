@@ -14,7 +14,7 @@ use super::script::{At, Step};
 use super::writer::{Repeat, ScriptWriter};
 use crate::input::InputEvent;
 use crate::sim::Tuning;
-use crate::time::StepperConfig;
+use crate::time::{GameSpeed, StepperConfig};
 use std::path::{Path, PathBuf};
 
 /// A recording that could not be written: the file and the I/O error.
@@ -36,9 +36,16 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Start a recording of `level_path` played with `tuning` and `config`, to be written to
-    /// `path` by [`Recorder::finish`].
-    pub fn new(path: &Path, level_path: &Path, tuning: &Tuning, config: &StepperConfig) -> Self {
+    /// Start a recording of `level_path` played with `tuning` and `config` at `speed` (written
+    /// as `config game_speed` when not full speed), to be written to `path` by
+    /// [`Recorder::finish`].
+    pub fn new(
+        path: &Path,
+        level_path: &Path,
+        tuning: &Tuning,
+        config: &StepperConfig,
+        speed: GameSpeed,
+    ) -> Self {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment("Recorded by `ledge --record`; replay with `ledge lab FILE`.");
         let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
@@ -50,6 +57,9 @@ impl Recorder {
         script.config("tick_hz", f64::from(config.tick_hz));
         script.config("max_frame_ms", config.max_frame_ms());
         script.config("max_steps", f64::from(config.max_steps));
+        if speed != GameSpeed::FULL {
+            script.config("game_speed", speed.factor());
+        }
         Recorder { path: path.to_path_buf(), script, last_frame_ns: 0 }
     }
 
@@ -108,7 +118,8 @@ mod tests {
         let tuning = Tuning::default();
         let config = StepperConfig::default();
         let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
-        let mut rec = Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config);
+        let mut rec =
+            Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config, GameSpeed::FULL);
         // irregular frames, events between them, a pad
         let mut now = late;
         let mut deltas = [7_000_001u64, 16_666_667, 33_000_000, 4_100_000, 300_000_000].iter().cycle();

@@ -19,6 +19,30 @@ pub struct FrameReport {
     /// The game was paused (`config pause_on_focus_loss 1`): no ticks ran. An addition to
     /// LAB.md.
     pub paused: bool,
+    /// Every entity as drawn (LAB.md "Version 2 additions": interpolated with the same alpha
+    /// as `drawn`); `None`, not written, in a level without entities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_entities: Option<Vec<DrawnEntity>>,
+}
+
+/// `frames[].drawn_entities[]`: `{"id", "x", "y"}`, the entity's drawn top-left, pixels.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct DrawnEntity {
+    /// The entity's id.
+    pub id: usize,
+    /// Drawn top-left x, pixels (not snapped).
+    pub x: f64,
+    /// Drawn top-left y, pixels.
+    pub y: f64,
+}
+
+impl DrawnEntity {
+    /// The drawn entities of the loop's last frame, or `None` in a level without entities.
+    pub fn of(lp: &crate::game_loop::Loop) -> Option<Vec<DrawnEntity>> {
+        let drawn = lp.drawn_entities();
+        (!lp.world().entities.is_empty())
+            .then(|| drawn.iter().map(|d| DrawnEntity { id: d.id, x: d.pos.x, y: d.pos.y }).collect())
+    }
 }
 
 /// `summary` section: the loop's [`Totals`], then the simulation's counts and the lab's own.
@@ -41,19 +65,55 @@ pub struct SummaryReport {
     pub level_complete: bool,
 }
 
-/// The whole report. `frames` and `ticks` are `None` with `--summary`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// Settings the lab echoes in `config` after the loop's own (LAB.md "Version 2 additions"),
+/// each only when the run used it, so reports of scripts without them do not change.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ConfigEcho {
+    /// `config game_speed F` as the script set it (the factor F in [0.5, 1]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_speed: Option<f64>,
+    /// `--recut R` as given on the command line (`30`, `60`, `144`, `240`, `jitter:SEED`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recut: Option<String>,
+}
+
+/// The whole report. `frames` and `ticks` are `None` with `--summary`. Serialised as
+/// `{"config": {tick_hz, max_frame_ms, max_steps, then the echo}, "frames", "ticks", "summary"}`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// Loop settings used.
     pub config: StepperConfig,
+    /// Settings echoed after the loop's in `config` (game speed, re-cut).
+    pub echo: ConfigEcho,
     /// Every frame.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub frames: Option<Vec<FrameReport>>,
     /// Every tick.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ticks: Option<Vec<TickRecord>>,
     /// Totals.
     pub summary: SummaryReport,
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        #[derive(Serialize)]
+        struct Config<'a> {
+            #[serde(flatten)]
+            stepper: &'a StepperConfig,
+            #[serde(flatten)]
+            echo: &'a ConfigEcho,
+        }
+        let mut st = s.serialize_struct("Report", 4)?;
+        st.serialize_field("config", &Config { stepper: &self.config, echo: &self.echo })?;
+        if let Some(frames) = &self.frames {
+            st.serialize_field("frames", frames)?;
+        }
+        if let Some(ticks) = &self.ticks {
+            st.serialize_field("ticks", ticks)?;
+        }
+        st.serialize_field("summary", &self.summary)?;
+        st.end()
+    }
 }
 
 impl Report {

@@ -3,6 +3,7 @@
 //! Clock: scripted wall clock, integer nanoseconds (the script's times are read as exact
 //! integers of nanoseconds; nothing accumulates in floating point).
 
+use super::recut::Timeline;
 use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
 use super::shots::ObserverError;
@@ -12,7 +13,7 @@ use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
-use crate::time::StepperConfig;
+use crate::time::{GameSpeed, StepperConfig};
 use glam::DVec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -100,9 +101,25 @@ pub fn run_script_observed(
     opts: &LabOptions,
     observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
+    run_parsed(&parse_script(text, opts)?, opts, observe, None)
+}
+
+/// Parse `text`; a malformed line is a [`LabError`] naming the script and the line.
+pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabError> {
+    parse(text).map_err(|e| LabError { script: opts.script_name.clone(), line: e.line, msg: e.msg })
+}
+
+/// Run a parsed script ([`run_script_observed`]); when `timeline` is given, note in it where on
+/// the wall clock each event, resize and teleport fell and the total time (for `--recut`).
+pub(crate) fn run_parsed(
+    script: &Script,
+    opts: &LabOptions,
+    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
+    mut timeline: Option<&mut Timeline>,
+) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
-    let script = parse(text).map_err(|e| fail(e.line, e.msg))?;
-    let (mut lp, pause_on_focus_loss) = build_loop(&script, opts)?;
+    let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
+    lp.set_record_entities(!opts.summary_only);
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -140,6 +157,9 @@ pub fn run_script_observed(
                         (t, false)
                     }
                 };
+                if let Some(tl) = timeline.as_deref_mut() {
+                    tl.note(t_ns, step, *line);
+                }
                 if relative && latest_relative.is_none_or(|(t, _)| t_ns > t) {
                     latest_relative = Some((t_ns, *line));
                 }
@@ -170,6 +190,7 @@ pub fn run_script_observed(
                             frame: frame_index,
                             stats: FrameStats { dt_ns: dt, ..f },
                             paused,
+                            drawn_entities: DrawnEntity::of(&lp),
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -182,11 +203,18 @@ pub fn run_script_observed(
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
             Step::TickCost(ns) => tick_cost_ns = ns,
         }
+        if let (Some(tl), Step::Resize(..) | Step::Teleport(..)) = (timeline.as_deref_mut(), step) {
+            tl.note(clock_ns, step, *line);
+        }
+    }
+    if let Some(tl) = timeline {
+        tl.total_ns = clock_ns;
     }
 
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
+        echo: ConfigEcho { game_speed, recut: None },
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -201,8 +229,9 @@ pub fn run_script_observed(
     })
 }
 
-/// Resolve the level, tuning and config of a script into a ready [`Loop`].
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabError> {
+/// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns
+/// `pause_on_focus_loss` and the `game_speed` factor when the script set one.
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>), LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
@@ -212,6 +241,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
     let mut config = StepperConfig::default();
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
+    let mut game_speed = None;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -239,18 +269,24 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
                 *slot = *v == 1.0;
                 Ok(())
             }
+            "game_speed" => {
+                let speed =
+                    GameSpeed::from_factor(*v).map_err(|e| fail(*line, format!("config {key} {e}")))?;
+                game_speed = Some((*v, speed));
+                Ok(())
+            }
             other => {
                 return Err(fail(
                     *line,
                     format!(
-                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss)"
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed)"
                     ),
                 ));
             }
         };
         checked.map_err(|e| fail(*line, format!("config {key}: {e}")))?;
     }
-    let level: Level = match &script.level {
+    let mut level: Level = match &script.level {
         LevelSource::Default => {
             load_tmx(&assets.join("levels/level1.tmx")).map_err(|e| fail(0, e.to_string()))?
         }
@@ -272,7 +308,11 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool), LabErr
             load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
         }
     };
+    level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
-    Ok((lp, pause_on_focus_loss))
+    if let Some((_, speed)) = game_speed {
+        lp.set_game_speed(speed);
+    }
+    Ok((lp, pause_on_focus_loss, game_speed.map(|(f, _)| f)))
 }

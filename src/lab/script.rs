@@ -7,6 +7,7 @@
 //! any time up to `u64::MAX` ns (584 years) is exact. [`super::writer`] writes what this reads.
 
 use crate::input::{Action, InputEvent, Source};
+use crate::level::EntitySpec;
 
 /// When an input edge arrives on the scripted wall clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,9 @@ pub struct Script {
     pub config: Vec<(String, f64, usize)>,
     /// The timeline, each step with its line.
     pub steps: Vec<(Step, usize)>,
+    /// `entity KIND KEY=VALUE ...` lines (LAB.md "Version 2 additions"), in order, with their
+    /// lines: added after the level's own entities.
+    pub entities: Vec<(EntitySpec, usize)>,
 }
 
 /// A script error: the 1-based line and what is wrong. Displayed as `line N: problem`.
@@ -196,9 +200,9 @@ pub fn parse_ms(text: &str) -> Result<u64, TimeError> {
 }
 
 fn action(tok: Option<&str>, line: usize) -> Result<Action, ParseError> {
-    let Some(t) = tok else { return err(line, "missing action (left, right, up, down, jump)") };
+    let Some(t) = tok else { return err(line, "missing action (left, right, up, down, jump, rewind)") };
     Action::from_name(t)
-        .map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump)")), Ok)
+        .map_or_else(|| err(line, format!("unknown action '{t}' (left, right, up, down, jump, rewind)")), Ok)
 }
 
 /// Parse an optional `+MS` / `@MS` timing token; none means `+0`.
@@ -224,7 +228,13 @@ fn no_more<'a>(mut it: impl Iterator<Item = &'a str>, line: usize) -> Result<(),
 /// The first malformed line: unknown directive, bad number, setup after the first frame,
 /// unterminated `map`, etc.
 pub fn parse(text: &str) -> Result<Script, ParseError> {
-    let mut script = Script { level: LevelSource::Default, tuning: vec![], config: vec![], steps: vec![] };
+    let mut script = Script {
+        level: LevelSource::Default,
+        tuning: vec![],
+        config: vec![],
+        steps: vec![],
+        entities: vec![],
+    };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut timeline_started = false;
     while let Some((n, raw)) = lines.next() {
@@ -234,7 +244,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         }
         let mut toks = content.split_whitespace();
         let head = toks.next().unwrap_or_default();
-        let setup = matches!(head, "level" | "map" | "tuning" | "config");
+        let setup = matches!(head, "level" | "map" | "tuning" | "config" | "entity");
         if setup && timeline_started {
             return err(n, format!("'{head}' is a setup directive and must come before the first frame"));
         }
@@ -271,6 +281,12 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 no_more(toks, n)?;
                 let list = if head == "tuning" { &mut script.tuning } else { &mut script.config };
                 list.push((key.to_string(), v, n));
+            }
+            "entity" => {
+                let words: Vec<&str> = toks.collect();
+                let spec = EntitySpec::parse_words(&words)
+                    .map_err(|e| ParseError { line: n, msg: format!("entity: {e}") })?;
+                script.entities.push((spec, n));
             }
             "frame" => {
                 timeline_started = true;

@@ -8,6 +8,7 @@
 
 pub mod ascii;
 pub mod entity_spec;
+pub mod tiled_entities;
 pub mod tiled_map;
 pub mod tiles;
 

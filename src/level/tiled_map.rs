@@ -15,10 +15,15 @@
 //!   rectangle's bottom edge, centred) and at most one `goal` rectangle. Tile objects (placed
 //!   with a tile from the tileset) count as their rectangle, and their tile is drawn in the
 //!   cell under the object's centre;
+//! - in the same layer, objects of class `platform`, `crumble`, `spring`, `saw` and `walker`
+//!   place entities, in object order ([`super::tiled_entities`]: their rectangle or point and
+//!   custom properties become the keys of `../shared/design/LAB.md`'s `entity` line);
 //! - the map's string property `name`, if any (else the file stem).
 
+use super::tiled_entities::{ENTITY_CLASSES, entity_from_object};
 use super::tiles;
 use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
+use super::{EntityKind, EntitySpec};
 use glam::DVec2;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -119,7 +124,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         spawn: objects.spawn,
         checkpoints: objects.checkpoints,
         goal: objects.goal,
-        entities: Vec::new(),
+        entities: objects.entities,
     };
     let size = level.size_px();
     let inside = |p: DVec2| p.x >= 0.0 && p.x + HITBOX.x <= size.x && p.y + HITBOX.y <= size.y;
@@ -321,6 +326,8 @@ struct Objects {
     goal: Option<Rect>,
     /// Tiles of tile objects: (cell, atlas index).
     drawn: Vec<((usize, usize), u32)>,
+    /// Entities placed by objects, in object order.
+    entities: Vec<EntitySpec>,
 }
 
 /// An object's area in pixels: rectangles as they are, tile objects moved up by their height
@@ -356,6 +363,8 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let mut checkpoints = Vec::new();
     let mut goal: Option<(Rect, u32)> = None;
     let mut drawn = Vec::new();
+    let mut entities = Vec::new();
+    let map_px = DVec2::new(f64::from(map.width), f64::from(map.height)) * TILE;
     for obj in layer.objects() {
         let id = obj.id();
         let label = if obj.name.is_empty() {
@@ -399,9 +408,14 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
                 goal = Some((area, id));
             }
             other => {
-                return Err(format!(
-                    "{label} has unknown class '{other}' (expected spawn, checkpoint or goal)"
-                ));
+                let Some(kind) = EntityKind::from_name(other) else {
+                    return Err(format!(
+                        "{label} has unknown class '{other}' (expected spawn, checkpoint, goal, {ENTITY_CLASSES})"
+                    ));
+                };
+                // An entity is drawn by its own sprites where it is, never as a map tile.
+                entities.push(entity_from_object(kind, &label, area, &obj.properties, map_px)?);
+                continue;
             }
         }
         if let Some(tile) = obj.tile_data() {
@@ -417,7 +431,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let Some((spawn, _)) = spawn else {
         return Err(format!("no spawn object in layer '{OBJECTS_LAYER}'"));
     };
-    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn })
+    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn, entities })
 }
 
 /// The path of a level shipped with the game, `assets/levels/NAME.tmx`, under `assets_dir`.

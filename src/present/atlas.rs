@@ -14,7 +14,13 @@
 //!   sampling at fractional positions never bleeds a neighbour in;
 //! - tiles: 16 x 16 px cells, [`TILE_COLUMNS`] x [`TILE_ROWS`], stride [`TILE_STRIDE`]; tile
 //!   `i` is the Tiled local tile id `i` (Tiled margin 1, spacing 2);
-//! - player: 16 x 24 px frames in one row below the tiles, stride 18 x 26 px.
+//! - player: 16 x 24 px frames in one row below the tiles, stride 18 x 26 px;
+//! - entities: 16 x 16 px cells below the player row, [`TILE_COLUMNS`] a row, stride
+//!   [`TILE_STRIDE`] ([`EntitySprite`]; one-way platforms and springs use the top 8 rows);
+//! - the image is [`ATLAS_SIZE`]: 160 px tall, twice the 80 px of the tile and player rows, so
+//!   the normalised `v` of every cell that existed before the entity rows is exactly half what
+//!   it was (scaling by a power of two is exact in floating point) and frames without entities
+//!   are drawn bit for bit as before.
 
 pub use crate::level::tiles::*;
 
@@ -24,8 +30,9 @@ use glam::UVec2;
 /// The atlas image, relative to the assets folder (see [`crate::assets::assets_dir`]).
 pub const ATLAS_PATH: &str = "sprites/atlas.png";
 
-/// Size of the whole atlas image, pixels (width, height).
-pub const ATLAS_SIZE: UVec2 = UVec2::new(TILE_COLUMNS * TILE_STRIDE, PLAYER_ROW_Y + PLAYER_STRIDE.y);
+/// Size of the whole atlas image, pixels (width, height): the tile columns wide, twice the
+/// tile and player rows tall (see the module docs), with the entity rows in the lower half.
+pub const ATLAS_SIZE: UVec2 = UVec2::new(TILE_COLUMNS * TILE_STRIDE, 2 * ENTITY_ROW_Y);
 
 /// Size of one player frame, pixels (width, height). The 12 x 22 px hitbox is drawn
 /// bottom-centred in it.
@@ -37,6 +44,96 @@ pub const PLAYER_STRIDE: UVec2 =
 
 /// Top of the player row (its padding included), pixels: just below the tile rows.
 pub const PLAYER_ROW_Y: u32 = TILE_ROWS * TILE_STRIDE;
+
+/// Top of the entity rows (their padding included), pixels: just below the player row.
+pub const ENTITY_ROW_Y: u32 = PLAYER_ROW_Y + PLAYER_STRIDE.y;
+
+/// Frames in a walker's walk cycle ([`EntitySprite::Walker`] takes `0..WALKER_FRAMES`).
+pub const WALKER_FRAMES: u8 = 4;
+
+/// An entity sprite cell, in atlas order (`scripts/make-atlas.py`'s `ENTITIES`). Platforms
+/// are drawn from 16 px pieces: a left end, middles, a right end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntitySprite {
+    /// Solid moving platform, left end (16 x 16).
+    PlatformLeft,
+    /// Solid moving platform, middle (16 x 16).
+    PlatformMid,
+    /// Solid moving platform, right end (16 x 16).
+    PlatformRight,
+    /// One-way moving platform, left end (16 x 8).
+    OnewayLeft,
+    /// One-way moving platform, middle (16 x 8).
+    OnewayMid,
+    /// One-way moving platform, right end (16 x 8).
+    OnewayRight,
+    /// Spring at rest (16 x 8).
+    SpringIdle,
+    /// Spring pressed down, right after a launch (16 x 8).
+    SpringCompressed,
+    /// Crumbling block, whole (16 x 16).
+    CrumbleWhole,
+    /// Crumbling block, cracked: counting down to breaking.
+    CrumbleCracked,
+    /// Crumbling block, about to break: more cracks, chipped corners.
+    CrumbleBreaking,
+    /// Saw blade, upright (16 x 16; the renderer turns it).
+    Saw,
+    /// Walker, walk frame `0..WALKER_FRAMES` (wraps), facing right.
+    Walker(u8),
+    /// Walker, defeated: squashed flat.
+    WalkerSquashed,
+}
+
+impl EntitySprite {
+    /// The cell index (position in the entity rows, left to right, top to bottom).
+    pub fn cell(self) -> u32 {
+        match self {
+            EntitySprite::PlatformLeft => 0,
+            EntitySprite::PlatformMid => 1,
+            EntitySprite::PlatformRight => 2,
+            EntitySprite::OnewayLeft => 3,
+            EntitySprite::OnewayMid => 4,
+            EntitySprite::OnewayRight => 5,
+            EntitySprite::SpringIdle => 6,
+            EntitySprite::SpringCompressed => 7,
+            EntitySprite::CrumbleWhole => 8,
+            EntitySprite::CrumbleCracked => 9,
+            EntitySprite::CrumbleBreaking => 10,
+            EntitySprite::Saw => 11,
+            EntitySprite::Walker(frame) => 12 + u32::from(frame % WALKER_FRAMES),
+            EntitySprite::WalkerSquashed => 12 + u32::from(WALKER_FRAMES),
+        }
+    }
+
+    /// Height of the drawn part of the cell, pixels: 8 for one-way platforms and springs,
+    /// else 16.
+    pub fn height(self) -> u32 {
+        match self {
+            EntitySprite::OnewayLeft
+            | EntitySprite::OnewayMid
+            | EntitySprite::OnewayRight
+            | EntitySprite::SpringIdle
+            | EntitySprite::SpringCompressed => 8,
+            _ => TILE_PX,
+        }
+    }
+}
+
+/// Entity cells in the atlas.
+pub const ENTITY_CELLS: u32 = 13 + WALKER_FRAMES as u32;
+
+/// The atlas region of an entity sprite (16 px wide, [`EntitySprite::height`] tall, facing
+/// right; mirror for left).
+pub fn entity_region(sprite: EntitySprite) -> AtlasRegion {
+    let cell = sprite.cell();
+    AtlasRegion {
+        x: CELL_PAD + TILE_STRIDE * (cell % TILE_COLUMNS),
+        y: ENTITY_ROW_Y + CELL_PAD + TILE_STRIDE * (cell / TILE_COLUMNS),
+        w: TILE_PX,
+        h: sprite.height(),
+    }
+}
 
 /// Frames in the player's run cycle ([`PlayerPose::Run`] takes `0..RUN_FRAMES`).
 pub const RUN_FRAMES: u8 = 4;
@@ -145,6 +242,43 @@ mod tests {
         assert_eq!(player_region(PlayerPose::Run(5)), player_region(PlayerPose::Run(1)));
     }
 
+    fn all_entity_sprites() -> Vec<EntitySprite> {
+        use EntitySprite::*;
+        let mut all = vec![
+            PlatformLeft,
+            PlatformMid,
+            PlatformRight,
+            OnewayLeft,
+            OnewayMid,
+            OnewayRight,
+            SpringIdle,
+            SpringCompressed,
+            CrumbleWhole,
+            CrumbleCracked,
+            CrumbleBreaking,
+            Saw,
+            WalkerSquashed,
+        ];
+        all.extend((0..WALKER_FRAMES).map(Walker));
+        all
+    }
+
+    #[test]
+    fn entity_cells_are_distinct_below_the_player_row_and_inside_the_atlas() {
+        let mut seen = HashSet::new();
+        for s in all_entity_sprites() {
+            let r = entity_region(s);
+            assert!(r.fits_in(ATLAS_SIZE), "{s:?}: {r:?}");
+            assert!(r.y >= ENTITY_ROW_Y + CELL_PAD, "{s:?} overlaps the player row");
+            assert!(s.cell() < ENTITY_CELLS);
+            seen.insert(s.cell());
+        }
+        assert_eq!(seen.len(), ENTITY_CELLS as usize);
+        assert_eq!(entity_region(EntitySprite::Walker(6)), entity_region(EntitySprite::Walker(2)));
+        // The older cells keep their places: an atlas twice as tall as their rows.
+        assert_eq!((ENTITY_ROW_Y, ATLAS_SIZE), (80, UVec2::new(144, 160)));
+    }
+
     #[test]
     fn atlas_png_on_disk_has_the_size_the_constants_say() {
         let path = assets().join(ATLAS_PATH);
@@ -157,6 +291,15 @@ mod tests {
         assert_eq!(px(goal.x + 8, goal.y + 15), 255);
         let spikes = tile_region(HAZARD);
         assert_eq!(px(spikes.x + 8, spikes.y), 0);
+        // Every entity cell holds a drawing: its second row from the bottom has opaque pixels; a saw's corner
+        // is see-through (a round blade).
+        for s in all_entity_sprites() {
+            let r = entity_region(s);
+            let y = r.y + r.h - 2;
+            assert!((r.x..r.x + r.w).any(|x| px(x, y) == 255), "{s:?} is empty");
+        }
+        let saw = entity_region(EntitySprite::Saw);
+        assert_eq!((px(saw.x, saw.y), px(saw.x + 8, saw.y + 8)), (0, 255));
         // The border repeats the edge: the pixel left of tile 0 equals its first column.
         let at = |x: u32, y: u32| &rgba[((y * w + x) * 4) as usize..][..4];
         assert_eq!(at(0, 5), at(1, 5));

@@ -6,8 +6,9 @@
 //!
 //! Draw order in the one instance list: the sky (a solid quad covering the view), the tiles in
 //! view (checkpoints and the goal are tiles in `Level::gfx` too; the goal is drawn rotated by
-//! [`FrameView::goal_angle`], everything else upright), the `--stress` sprites, then the
-//! player. Everything is opaque or alpha-tested (the shader discards texels with alpha < 0.5),
+//! [`FrameView::goal_angle`], everything else upright), the entities
+//! ([`super::entity_sprites`]: platforms, crumbling blocks, springs, saws, walkers, behind the
+//! player), the `--stress` sprites, then the player. Everything is opaque or alpha-tested (the shader discards texels with alpha < 0.5),
 //! so the world is drawn without blending; only the screen-space overlay quads
 //! ([`FLAG_SOLID`] with a fractional alpha) need it.
 //!
@@ -89,7 +90,8 @@ fn lit(view: &FrameView<'_>, index: u32, tx: usize, ty: usize) -> u32 {
 }
 
 /// Build this frame's instances from `view` into `out` (cleared first): the sky, the tiles
-/// whose cells overlap the view (culled by the camera), then the player. Pure CPU work.
+/// whose cells overlap the view (culled by the camera), the entities, the stress sprites, then
+/// the player. Pure CPU work.
 pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
     out.clear();
     let top_left = view.camera - VIEW_SIZE * 0.5;
@@ -126,6 +128,8 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
             }
         }
     }
+
+    super::entity_sprites::push_entities(view, out);
 
     // `--stress` sprites: one run of instances sharing the atlas, like everything else.
     let stress = atlas::tile_region(atlas::GOAL);

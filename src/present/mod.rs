@@ -7,10 +7,12 @@
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
 //! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
+//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`;
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
 //! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;
+//! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`pan`]: the title screen's camera, panning across a level;
 //! - [`stress`]: the `--stress` sprites;
@@ -20,7 +22,9 @@
 //! `render` (GPU) draws what this layer describes; the loop and the lab use it without any GPU.
 
 pub mod atlas;
+pub mod bodies;
 pub mod camera;
+pub mod entity_sprites;
 pub mod instances;
 pub mod interp;
 pub mod letterbox;

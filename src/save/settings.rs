@@ -77,6 +77,8 @@ pub struct Bindings {
     pub down: Vec<String>,
     /// [`Action::Jump`].
     pub jump: Vec<String>,
+    /// [`Action::Rewind`] (held).
+    pub rewind: Vec<String>,
 }
 
 fn names(keys: &[&str]) -> Vec<String> {
@@ -85,7 +87,7 @@ fn names(keys: &[&str]) -> Vec<String> {
 
 impl Bindings {
     /// The keyboard's default bindings, the keys Ledge has always had: Left/A, Right/D, Up/W
-    /// (up and jump), Down/S, Space/Z (jump).
+    /// (up and jump), Down/S, Space/Z (jump), R (rewind, held).
     pub fn default_keyboard() -> Self {
         Bindings {
             left: names(&["ArrowLeft", "KeyA"]),
@@ -93,11 +95,13 @@ impl Bindings {
             up: names(&["ArrowUp", "KeyW"]),
             down: names(&["ArrowDown", "KeyS"]),
             jump: names(&["Space", "KeyZ", "ArrowUp", "KeyW"]),
+            rewind: names(&["KeyR"]),
         }
     }
 
     /// The pad's default bindings (gilrs' standard layout): the d-pad moves, South (A on
-    /// Xbox, Cross on PlayStation) jumps.
+    /// Xbox, Cross on PlayStation) jumps, the left shoulder (gilrs `LeftTrigger`: LB, L1)
+    /// rewinds while held.
     pub fn default_pad() -> Self {
         Bindings {
             left: names(&["DPadLeft"]),
@@ -105,6 +109,7 @@ impl Bindings {
             up: names(&["DPadUp"]),
             down: names(&["DPadDown"]),
             jump: names(&["South"]),
+            rewind: names(&["LeftTrigger"]),
         }
     }
 
@@ -116,6 +121,7 @@ impl Bindings {
             Action::Up => &self.up,
             Action::Down => &self.down,
             Action::Jump => &self.jump,
+            Action::Rewind => &self.rewind,
         }
     }
 
@@ -127,6 +133,7 @@ impl Bindings {
             Action::Up => &mut self.up,
             Action::Down => &mut self.down,
             Action::Jump => &mut self.jump,
+            Action::Rewind => &mut self.rewind,
         }
     }
 

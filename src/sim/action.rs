@@ -17,18 +17,25 @@ pub enum Action {
     Down,
     /// Jump.
     Jump,
+    /// Rewind (LAB.md "Time tools"): while held, each tick restores the state one tick earlier
+    /// instead of stepping ([`super::rewind`]). The tick itself never reads it.
+    Rewind,
 }
 
 impl Action {
     /// All actions, in index order.
-    pub const ALL: [Action; 5] = [Action::Left, Action::Right, Action::Up, Action::Down, Action::Jump];
+    pub const ALL: [Action; 6] =
+        [Action::Left, Action::Right, Action::Up, Action::Down, Action::Jump, Action::Rewind];
 
-    /// Dense index 0..5, for per-action arrays.
+    /// How many actions there are: the length of per-action arrays.
+    pub const COUNT: usize = Action::ALL.len();
+
+    /// Dense index 0..[`Action::COUNT`], for per-action arrays.
     pub fn index(self) -> usize {
         self as usize
     }
 
-    /// Parse the lab's action names: `left` `right` `up` `down` `jump`.
+    /// Parse the lab's action names: `left` `right` `up` `down` `jump` `rewind`.
     pub fn from_name(name: &str) -> Option<Action> {
         Some(match name {
             "left" => Action::Left,
@@ -36,6 +43,7 @@ impl Action {
             "up" => Action::Up,
             "down" => Action::Down,
             "jump" => Action::Jump,
+            "rewind" => Action::Rewind,
             _ => return None,
         })
     }
@@ -48,6 +56,7 @@ impl Action {
             Action::Up => "up",
             Action::Down => "down",
             Action::Jump => "jump",
+            Action::Rewind => "rewind",
         }
     }
 }
@@ -56,10 +65,10 @@ impl Action {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TickInput {
     /// Held at the end of this tick's events, per [`Action::index`].
-    pub held: [bool; 5],
+    pub held: [bool; Action::COUNT],
     /// Pressed (a new press edge) during this tick, per [`Action::index`]. True for exactly one
     /// tick per press, even if the release came in the same tick.
-    pub pressed: [bool; 5],
+    pub pressed: [bool; Action::COUNT],
     /// Left-stick x after the dead zone, in [-1, 1]; exactly 0 inside the dead zone.
     pub stick_x: f32,
 }

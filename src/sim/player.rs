@@ -10,11 +10,14 @@
 //! Feel follows Celeste's `Player.cs` (NormalUpdate): approach run speed with run_accel (x
 //! air_mult in the air), decelerate with run_decel, hold the rise at jump speed while jump is
 //! held for `var_jump_time`, half gravity near the apex while jump is held, coyote time, jump
-//! buffer, upward corner correction, and Down+Jump through one-way platforms.
+//! buffer, upward corner correction, and Down+Jump through one-way platforms. Wall slide and
+//! wall jump are [`super::wall`]'s, called at four points of the tick.
 
 use super::action::{Action, TickInput};
-use super::collision::{corner_nudge, move_x, move_y};
+use super::collision::corner_nudge;
+use super::entities::{self, solids};
 use super::tuning::{Tuning, seconds_to_ticks};
+use super::wall;
 use super::world::World;
 use crate::level::{Level, Rect, TILE, TileKind};
 use glam::DVec2;
@@ -46,7 +49,9 @@ fn approach(v: f64, target: f64, max_delta: f64) -> f64 {
     if v < target { (v + max_delta).min(target) } else { (v - max_delta).max(target) }
 }
 
-/// Advance `world` by one fixed tick of `dt` seconds (1 / tick_hz).
+/// Advance `world` by one fixed tick of `dt` seconds (1 / tick_hz), in LAB.md's order:
+/// the entities ([`entities::before_player`]), the player, the contacts, the tiles, death and
+/// respawn; then what the player rides ([`entities::after_tick`]).
 pub fn step(
     world: &mut World,
     input: &TickInput,
@@ -54,16 +59,27 @@ pub fn step(
     tuning: &Tuning,
     tick_hz: u32,
 ) -> TickOutcome {
+    let out = tick(world, input, level, tuning, tick_hz);
+    entities::after_tick(world);
+    out
+}
+
+fn tick(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, tick_hz: u32) -> TickOutcome {
     let dt = 1.0 / tick_hz as f64;
     let mut out = TickOutcome::default();
     world.tick += 1;
     if world.level_complete {
         return out;
     }
+    let ent = entities::before_player(world, level, tick_hz);
+    if ent.squished {
+        return die(world, level, out);
+    }
+    let before = world.player.pos;
     let p = &mut world.player;
 
     // Horizontal: approach run speed (Celeste: accel, decel, air multiplier).
-    let dir = input.move_x();
+    let dir = wall::steer(p, input.move_x());
     if dir != 0.0 {
         p.facing_left = dir < 0.0;
     }
@@ -86,7 +102,11 @@ pub fn step(
     let can_jump = p.on_ground || p.coyote > 0;
     if p.jump_buffer > 0 && can_jump {
         p.jump_buffer = 0;
-        if input.held(Action::Down) && p.on_ground && standing_on_oneway_only(level, p.pos) {
+        let on_oneway_body = world.riding.is_some_and(|i| world.entities[i].oneway);
+        if input.held(Action::Down)
+            && p.on_ground
+            && (standing_on_oneway_only(level, p.pos) || on_oneway_body)
+        {
             p.drop_through = DROP_THROUGH_TICKS;
         } else {
             p.vel.y = -tuning.jump_speed;
@@ -94,18 +114,23 @@ pub fn step(
                 p.vel.x += dir.signum() * tuning.jump_h_boost;
             }
             p.var_jump = seconds_to_ticks(tuning.var_jump_time, tick_hz);
+            p.vel += ent.lift;
             out.jump_started = true;
             world.jumps += 1;
         }
         p.coyote = 0;
         p.on_ground = false;
+    } else if p.jump_buffer > 0 && wall::try_jump(p, level, tuning, tick_hz, dir) {
+        out.jump_started = true;
+        world.jumps += 1;
     }
 
     // Gravity, halved near the apex while jump is held (Celeste HalfGravThreshold).
     let jump_held = input.held(Action::Jump);
     let g_mult =
         if p.vel.y.abs() < tuning.apex_threshold && jump_held { tuning.apex_gravity_mult } else { 1.0 };
-    p.vel.y = approach(p.vel.y, tuning.max_fall_speed, tuning.gravity * g_mult * dt);
+    let fall_cap = wall::fall_cap(p, level, tuning, dir);
+    p.vel.y = approach(p.vel.y, fall_cap, tuning.gravity * g_mult * dt);
 
     // Variable jump: while held, the rise keeps at least jump speed (Celeste varJumpTimer).
     if p.var_jump > 0 {
@@ -118,16 +143,18 @@ pub fn step(
     }
 
     // Move x then y, each stopping at the first blocking tile edge.
-    let (nx, hit_x) = move_x(level, p.pos, HITBOX, p.vel.x * dt);
+    let (nx, hit_x) = solids::move_x(level, &world.entities, None, p.pos, HITBOX, p.vel.x * dt);
     p.pos.x = nx;
     if hit_x {
         p.vel.x = 0.0;
     }
     let dy = p.vel.y * dt;
     let ignore_oneway = p.drop_through > 0;
-    let (mut ny, mut hit_y) = move_y(level, p.pos, HITBOX, dy, ignore_oneway);
+    let (mut ny, mut hit_y) = solids::move_y(level, &world.entities, None, p.pos, HITBOX, dy, ignore_oneway);
     if hit_y && dy < 0.0 {
-        if let Some(shift) = corner_nudge(level, p.pos, HITBOX, dy, tuning.corner_correction, dir) {
+        let nudge = corner_nudge(level, p.pos, HITBOX, dy, tuning.corner_correction, dir)
+            .filter(|&shift| solids::nudge_is_clear(level, &world.entities, p.pos, HITBOX, shift, dy));
+        if let Some(shift) = nudge {
             p.pos.x += shift;
             (ny, hit_y) = (p.pos.y + dy, false);
         }
@@ -141,6 +168,7 @@ pub fn step(
         p.vel.y = 0.0;
     }
     p.drop_through = p.drop_through.saturating_sub(1);
+    wall::after_move(p, level, tuning, tick_hz, dir);
 
     // Timers that count from this tick's result.
     if p.on_ground {
@@ -153,14 +181,14 @@ pub fn step(
     }
     p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };
 
+    if entities::contacts::contacts(world, level, tuning, tick_hz, before) {
+        return die(world, level, out);
+    }
+
     // Triggers: hazards and the pit kill, checkpoints move the respawn point, the goal finishes.
-    let hitbox = Rect { pos: p.pos, size: HITBOX };
-    if touches_hazard(level, &hitbox) || p.pos.y > level.size_px().y {
-        world.deaths += 1;
-        respawn(world, level, None);
-        out.died = true;
-        out.respawned = true;
-        return out;
+    let hitbox = Rect { pos: world.player.pos, size: HITBOX };
+    if touches_hazard(level, &hitbox) || hitbox.pos.y > level.size_px().y {
+        return die(world, level, out);
     }
     for (i, cp) in level.checkpoints.iter().enumerate() {
         if cp.area.overlaps(&hitbox) && !world.reached.get(i).copied().unwrap_or(false) {
@@ -179,14 +207,28 @@ pub fn step(
     out
 }
 
+/// A death (hazard, pit, saw, walker, squish): respawn at the respawn point, reset the
+/// entities death resets ([`entities::reset_on_death`]).
+fn die(world: &mut World, level: &Level, mut out: TickOutcome) -> TickOutcome {
+    world.deaths += 1;
+    respawn(world, level, None);
+    entities::reset_on_death(world, level);
+    out.died = true;
+    out.respawned = true;
+    out
+}
+
 /// A tick that only places the player (the lab's `teleport X Y`, LAB.md): the tick counter
 /// advances and the tick ends with the player at `at` (hitbox top-left, pixels; x kept inside
 /// the side walls as [`respawn`] does) at rest, exactly as the tick of a death respawn ends.
 /// Nothing is integrated in this tick, and its input is not applied (a death tick's own press
-/// is lost the same way, with the rest of the player's state).
-pub fn teleport(world: &mut World, level: &Level, at: DVec2) -> TickOutcome {
+/// is lost the same way, with the rest of the player's state). The entities step as in any
+/// tick (their clock runs on) before the player is placed; nothing is reset.
+pub fn teleport(world: &mut World, level: &Level, at: DVec2, tick_hz: u32) -> TickOutcome {
     world.tick += 1;
+    entities::before_player(world, level, tick_hz);
     respawn(world, level, Some(at));
+    entities::after_tick(world);
     TickOutcome { respawned: true, ..TickOutcome::default() }
 }
 

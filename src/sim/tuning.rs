@@ -4,7 +4,8 @@
 //! tick only reads it.
 //!
 //! Defaults start from Celeste's published `Player.cs` constants (320x180 view, 8 px tiles)
-//! scaled x2 for Ledge's 16 px tiles and 640x360 view.
+//! scaled x2 for Ledge's 16 px tiles and 640x360 view (wall slide and wall jump too: Celeste's
+//! wall jump, 130 px/s out and 105 px/s up at 8 px tiles, is 260 and 210 here).
 
 use serde::Deserialize;
 use std::path::Path;
@@ -43,6 +44,26 @@ pub struct Tuning {
     /// A rising jump that clips a ceiling corner by at most this many pixels slides around it.
     /// Celeste 4 px (not scaled: it is a forgiveness margin, not a distance travelled).
     pub corner_correction: f64,
+    /// Fall speed while sliding down a wall the player pushes into, px/s (a cap approached at
+    /// the gravity rate; at or above max_fall_speed it changes nothing). Celeste's
+    /// WallSlideStartMax 20 x2 = 40; Celeste then lets it grow to MaxFall over WallSlideTime
+    /// 1.2 s, Ledge holds it.
+    pub wall_slide_speed: f64,
+    /// Horizontal speed away from the wall set by a wall jump, px/s. Celeste WallJumpHSpeed
+    /// (MaxRun + JumpHBoost) 130 x2 = 260.
+    pub wall_jump_speed_x: f64,
+    /// Upward speed set by a wall jump, px/s. Celeste JumpSpeed 105 x2 = 210 (the variable-jump
+    /// sustain that follows holds the rise at jump_speed, as after a ground jump).
+    pub wall_jump_speed_y: f64,
+    /// A jump pressed this long after the last tick of a wall slide still wall-jumps, seconds
+    /// (0 = off). Ledge's, like coyote_time (Celeste has only the reach below).
+    pub wall_jump_grace: f64,
+    /// After a wall jump made with a direction held, horizontal input is forced away from the
+    /// wall for this long, seconds. Celeste WallJumpForceTime 0.16 s.
+    pub wall_jump_force_time: f64,
+    /// A wall jump needs a solid tile closer than this to a side of the hitbox, px (0 = only
+    /// in the grace window). Celeste WallJumpCheckDist 3 x2 = 6.
+    pub wall_jump_reach: f64,
 }
 
 impl Default for Tuning {
@@ -62,6 +83,12 @@ impl Default for Tuning {
             coyote_time: 0.1,
             jump_buffer_time: 0.08,
             corner_correction: 4.0,
+            wall_slide_speed: 40.0,
+            wall_jump_speed_x: 260.0,
+            wall_jump_speed_y: 210.0,
+            wall_jump_grace: 0.1,
+            wall_jump_force_time: 0.16,
+            wall_jump_reach: 6.0,
         }
     }
 }
@@ -120,11 +147,14 @@ pub enum ValueError {
     /// `corner_correction` over half a tile.
     #[error("corner_correction must be ≤ 8 px, got {0}")]
     CornerCorrection(f64),
+    /// `wall_jump_reach` over half a tile.
+    #[error("wall_jump_reach must be ≤ 8 px, got {0}")]
+    WallJumpReach(f64),
 }
 
 impl Tuning {
     /// The key names, as in the TOML file and the lab's `tuning KEY VALUE`.
-    pub const KEYS: [&'static str; 14] = [
+    pub const KEYS: [&'static str; 20] = [
         "gravity",
         "jump_speed",
         "max_fall_speed",
@@ -139,6 +169,12 @@ impl Tuning {
         "coyote_time",
         "jump_buffer_time",
         "corner_correction",
+        "wall_slide_speed",
+        "wall_jump_speed_x",
+        "wall_jump_speed_y",
+        "wall_jump_grace",
+        "wall_jump_force_time",
+        "wall_jump_reach",
     ];
 
     /// Load and validate a tuning file. Keys left out keep their defaults.
@@ -174,6 +210,12 @@ impl Tuning {
             "coyote_time" => &mut self.coyote_time,
             "jump_buffer_time" => &mut self.jump_buffer_time,
             "corner_correction" => &mut self.corner_correction,
+            "wall_slide_speed" => &mut self.wall_slide_speed,
+            "wall_jump_speed_x" => &mut self.wall_jump_speed_x,
+            "wall_jump_speed_y" => &mut self.wall_jump_speed_y,
+            "wall_jump_grace" => &mut self.wall_jump_grace,
+            "wall_jump_force_time" => &mut self.wall_jump_force_time,
+            "wall_jump_reach" => &mut self.wall_jump_reach,
             _ => return None,
         })
     }
@@ -194,7 +236,8 @@ impl Tuning {
     }
 
     /// Check ranges: every value finite and in [0, [`MAX_VALUE`]]; gravity, run_speed, max_fall_speed,
-    /// apex_gravity_mult and air_mult positive; corner_correction ≤ 8 px (half a tile).
+    /// apex_gravity_mult and air_mult positive; corner_correction and wall_jump_reach ≤ 8 px
+    /// (half a tile).
     ///
     /// # Errors
     /// [`ValueError`] naming the first bad key.
@@ -219,6 +262,9 @@ impl Tuning {
         }
         if self.corner_correction > 8.0 {
             return Err(ValueError::CornerCorrection(self.corner_correction));
+        }
+        if self.wall_jump_reach > 8.0 {
+            return Err(ValueError::WallJumpReach(self.wall_jump_reach));
         }
         Ok(())
     }

@@ -1,8 +1,11 @@
-//! The world state the fixed tick advances: the player and the level's progress.
+//! The world state the fixed tick advances: the player, the level's entities and progress.
 //!
 //! Clock: fixed tick. Plain data: `Clone`, `PartialEq`, hashed by [`World::state_hash`].
 
+use super::entities::{self, Entity};
 use super::hash::StableHasher;
+use super::wall::WallState;
+use crate::level::Level;
 use glam::DVec2;
 
 /// The player's authoritative state after a tick.
@@ -26,6 +29,8 @@ pub struct Player {
     pub drop_through: u32,
     /// Ticks spent running on the ground, for the run animation (discrete, never blended).
     pub run_ticks: u32,
+    /// Wall slide and wall jump memory (grace window, forced push), see [`super::wall`].
+    pub wall: WallState,
 }
 
 /// Everything a tick reads and writes besides the level and the tuning.
@@ -50,6 +55,12 @@ pub struct World {
     pub deaths: u64,
     /// The goal was touched; the level is finished.
     pub level_complete: bool,
+    /// The level's entities' live state, by id ([`super::entities`]); empty in a level
+    /// without any.
+    pub entities: Vec<Entity>,
+    /// The platform or crumbling block the player rides after this tick, by id (LAB.md's
+    /// riding rule, [`super::entities::after_tick`]).
+    pub riding: Option<usize>,
 }
 
 impl World {
@@ -60,6 +71,14 @@ impl World {
             respawn_point: spawn,
             ..Default::default()
         }
+    }
+
+    /// A fresh world for `level`: the player at its spawn, its entities at their start, riding
+    /// what it stands on there.
+    pub fn for_level(level: &Level) -> Self {
+        let mut w = World { entities: entities::spawn(level), ..World::new(level.spawn) };
+        entities::after_tick(&mut w);
+        w
     }
 
     /// A stable hash of every field a tick reads (see [`StableHasher`]).
@@ -75,6 +94,7 @@ impl World {
         for v in [p.coyote, p.jump_buffer, p.var_jump, p.drop_through, p.run_ticks] {
             h.u64(v as u64);
         }
+        p.wall.feed(&mut h);
         h.u64(self.checkpoint.map_or(u64::MAX, |c| c as u64));
         h.u64(self.reached.len() as u64);
         for &r in &self.reached {
@@ -84,6 +104,7 @@ impl World {
         h.u64(self.respawns);
         h.u64(self.deaths);
         h.bool(self.level_complete);
+        entities::hash_into(&self.entities, self.riding, &mut h);
         h.finish()
     }
 }

@@ -11,7 +11,9 @@
 //! - at most `max_steps` ticks run in one frame (default 8); when more are due, the newest whole
 //!   overdue ticks are dropped and counted, and the fraction of a tick is kept so alpha stays
 //!   continuous (seed 004's overrun policy: fall behind wall time rather than spiral);
-//! - alpha = remainder / step, always in [0, 1).
+//! - alpha = remainder / step, always in [0, 1);
+//! - the clamped delta is scaled by the game speed ([`super::speed`]) before it is banked, and
+//!   event offsets with it: the tick is 1/tick_hz of *game* time.
 
 /// Accumulator units in one tick: the accumulator counts nanoseconds x tick rate, so one tick
 /// (1e9 / rate ns) is exactly 1e9 units.
@@ -19,6 +21,8 @@ pub const UNITS_PER_TICK: u64 = 1_000_000_000;
 
 /// The largest allowed `max_frame_ns`: one hour. Keeps `delta x tick_hz` far inside `u64`.
 pub const MAX_FRAME_NS_LIMIT: u64 = 3_600_000_000_000;
+
+use super::speed::{GameSpeed, SpeedScaler};
 
 /// Loop settings (LAB.md `config` keys): the one config type of the game, the loop and the
 /// lab. Serialised as the lab report's `config` section (`tick_hz`, `max_frame_ms`,
@@ -127,6 +131,11 @@ pub struct FramePlan {
     pub acc_before: u64,
     /// Wall time this frame never simulates (clamp excess + dropped ticks), units.
     pub dropped_units: u64,
+    /// The clamped delta as game time (scaled by the game speed), nanoseconds: what reached
+    /// the accumulator. Equal to `dt_clamped_ns` at full speed.
+    pub game_ns: u64,
+    /// The game-speed scaler as the frame began, to place events by their scaled offsets.
+    pub scale_before: SpeedScaler,
 }
 
 /// The fixed-step accumulator. One per loop; call [`Stepper::advance`] once per frame.
@@ -135,6 +144,8 @@ pub struct Stepper {
     config: StepperConfig,
     /// Banked time, units (ns x tick_hz); always < UNITS_PER_TICK after `advance`.
     acc: u64,
+    /// Wall time → game time ([`GameSpeed`]; full speed unless set).
+    scaler: SpeedScaler,
 }
 
 impl Stepper {
@@ -146,7 +157,18 @@ impl Stepper {
         if let Err(e) = config.validate() {
             panic!("invalid stepper config: {e}");
         }
-        Self { config, acc: 0 }
+        Self { config, acc: 0, scaler: SpeedScaler::default() }
+    }
+
+    /// Run at `speed` from the next frame on: each clamped delta is scaled by it before it is
+    /// banked (LAB.md `config game_speed`). The tick length does not change.
+    pub fn set_speed(&mut self, speed: GameSpeed) {
+        self.scaler = SpeedScaler::new(speed);
+    }
+
+    /// The game speed in force.
+    pub fn speed(&self) -> GameSpeed {
+        self.scaler.speed()
     }
 
     /// The settings this stepper runs with.
@@ -154,15 +176,18 @@ impl Stepper {
         &self.config
     }
 
-    /// Add one frame's delta (nanoseconds) and decide how many ticks run. The accumulator is
-    /// debited for those ticks at once; the caller runs exactly `plan.steps` ticks.
+    /// Add one frame's delta (nanoseconds) and decide how many ticks run: the delta is clamped,
+    /// scaled by the game speed, then banked. The accumulator is debited for those ticks at
+    /// once; the caller runs exactly `plan.steps` ticks.
     pub fn advance(&mut self, dt_ns: u64) -> FramePlan {
         let hz = self.config.tick_hz as u64;
         let clamped = dt_ns > self.config.max_frame_ns;
         let dt_clamped_ns = dt_ns.min(self.config.max_frame_ns);
         let acc_before = self.acc;
         let mut dropped_units = (dt_ns - dt_clamped_ns).saturating_mul(hz);
-        self.acc += dt_clamped_ns * hz;
+        let scale_before = self.scaler;
+        let game_ns = self.scaler.scale(dt_clamped_ns);
+        self.acc += game_ns * hz;
         let due = self.acc / UNITS_PER_TICK;
         let steps = due.min(self.config.max_steps as u64);
         let capped = due > steps;
@@ -173,7 +198,17 @@ impl Stepper {
             // Saturating: a frame may be up to u64::MAX ns long (the lab reads any u64 time).
             dropped_units = dropped_units.saturating_add(overdue * UNITS_PER_TICK);
         }
-        FramePlan { dt_ns, dt_clamped_ns, clamped, steps: steps as u32, capped, acc_before, dropped_units }
+        FramePlan {
+            dt_ns,
+            dt_clamped_ns,
+            clamped,
+            steps: steps as u32,
+            capped,
+            acc_before,
+            dropped_units,
+            game_ns,
+            scale_before,
+        }
     }
 
     /// Interpolation factor: remainder / step, in [0, 1).
@@ -209,9 +244,10 @@ impl FramePlan {
     /// Which of this frame's ticks (1-based; may exceed `steps`) owns an event that arrived
     /// `offset_ns` after the previous frame: the tick whose span of banked time
     /// [(i-1)·T, i·T) contains `acc_before + offset` (LAB.md "Which tick gets an event").
-    /// The offset is clamped to the clamped delta.
+    /// The offset is clamped to the clamped delta, then scaled by the game speed as the delta
+    /// was (LAB.md `config game_speed`).
     pub fn tick_for_offset(&self, offset_ns: u64, tick_hz: u32) -> u64 {
-        let o = offset_ns.min(self.dt_clamped_ns);
+        let o = self.scale_before.peek(offset_ns.min(self.dt_clamped_ns));
         (self.acc_before + o * tick_hz as u64) / UNITS_PER_TICK + 1
     }
 }

@@ -1,4 +1,5 @@
-//! The always-on HUD (level name, deaths, level time) and the text helpers it and the
+//! The always-on HUD (level name, deaths, level time; the game speed when it is not 100 %, and
+//! `◀◀ REWIND` while time runs backwards) and the text helpers it and the
 //! screens share: the exact tick clock ([`format_clock`]) and [`truncate`].
 //!
 //! Clock: render frame. Pure: builds quads and text into a [`Layer`].
@@ -36,22 +37,37 @@ pub struct Hud<'a> {
     pub ticks: u64,
     /// Fixed tick rate, Hz.
     pub tick_hz: u32,
+    /// The game speed, percent (the assist; shown when not 100).
+    pub speed_percent: u32,
+    /// Time is running backwards (rewind held): a third line says so.
+    pub rewinding: bool,
 }
 
-/// The HUD: level name, deaths and level time, two lines on a small panel in the view's
-/// top-left corner.
+/// The HUD's rewind line.
+pub const REWIND_TEXT: &str = "◀◀ REWIND";
+
+/// The HUD: level name, deaths and level time (and the game speed when not 100 %), two lines
+/// on a small panel in the view's top-left corner, and [`REWIND_TEXT`] as a third while
+/// rewinding.
 pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) {
     let size = scr.text_px();
     let pad = 3.0 * scr.s;
     let x = scr.view.x as f32 + 4.0 * scr.s;
     let y = scr.view.y as f32 + 4.0 * scr.s;
     let line1 = hud.level.to_owned();
-    let line2 = format!("deaths {}   time {}", hud.deaths, format_clock(hud.ticks, hud.tick_hz));
-    let chars = line1.chars().count().max(line2.chars().count());
+    let mut line2 = format!("deaths {}   time {}", hud.deaths, format_clock(hud.ticks, hud.tick_hz));
+    if hud.speed_percent != 100 {
+        line2 += &format!("   speed {}%", hud.speed_percent);
+    }
+    let mut lines = vec![line1, line2];
+    if hud.rewinding {
+        lines.push(REWIND_TEXT.to_owned());
+    }
+    let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;
-    let h = 2.0 * (size * LINE_HEIGHT).round() + 2.0 * pad;
+    let h = lines.len() as f32 * (size * LINE_HEIGHT).round() + 2.0 * pad;
     out.quads.push(solid(x, y, w.round(), h.round(), colors::PANEL, PANEL_ALPHA * 0.8));
-    out.text.push(TextItem::new(format!("{line1}\n{line2}"), x + pad, y + pad, size, colors::TEXT));
+    out.text.push(TextItem::new(lines.join("\n"), x + pad, y + pad, size, colors::TEXT));
 }
 
 #[cfg(test)]
@@ -81,7 +97,15 @@ mod tests {
         let scr = Screen::new(1280, 800);
         assert_eq!(scr.s, 2.0);
         let mut out = Layer::default();
-        hud(&mut out, &scr, &Hud { level: "Meadow", deaths: 3, ticks: 3725, tick_hz: 60 });
+        let plain = Hud {
+            level: "Meadow",
+            deaths: 3,
+            ticks: 3725,
+            tick_hz: 60,
+            speed_percent: 100,
+            rewinding: false,
+        };
+        hud(&mut out, &scr, &plain);
         assert_eq!(out.text.len(), 1);
         let t = &out.text[0];
         assert_eq!(t.text, "Meadow\ndeaths 3   time 1:02.08");
@@ -92,5 +116,20 @@ mod tests {
         assert!(panel.pos[0] <= t.x && panel.pos[1] <= t.y);
         assert!(panel.size[0] >= mono_width(22, 16.0));
         assert!(panel.uv_rect[3] < 1.0, "semi-transparent");
+    }
+
+    #[test]
+    fn hud_shows_a_reduced_speed_and_rewind() {
+        let scr = Screen::new(1280, 800);
+        let mut out = Layer::default();
+        let h =
+            Hud { level: "Meadow", deaths: 0, ticks: 60, tick_hz: 60, speed_percent: 50, rewinding: true };
+        hud(&mut out, &scr, &h);
+        assert_eq!(out.text[0].text, "Meadow\ndeaths 0   time 0:01.00   speed 50%\n◀◀ REWIND");
+        let tall = out.quads[0].size[1];
+        let mut plain = Layer::default();
+        hud(&mut plain, &scr, &Hud { speed_percent: 100, rewinding: false, ..h });
+        assert_eq!(plain.text[0].text, "Meadow\ndeaths 0   time 0:01.00");
+        assert!(tall > plain.quads[0].size[1], "the panel grows with the third line");
     }
 }

@@ -39,9 +39,12 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `ledge` run from the project folder.
+/// `ledge` run from the project folder, with its OS config and data folders (where the game
+/// keeps `settings.toml` and `progress.toml` without `--save-dir`) under cargo's test scratch
+/// folder, so no test reads or writes the real user's saved data.
 pub fn ledge() -> Command {
     let mut c = Command::new(GAME);
-    c.current_dir(root());
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-home");
+    c.current_dir(root()).env("XDG_CONFIG_HOME", home.join("config")).env("XDG_DATA_HOME", home.join("data"));
     c
 }

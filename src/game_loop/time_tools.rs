@@ -1,0 +1,62 @@
+//! The loop's time tools (LAB.md "Time tools"): the rewind tick — instead of stepping, restore
+//! the state kept one tick earlier ([`crate::sim::rewind`]) and draw towards it with the same
+//! interpolation — and the game-speed setting ([`crate::time::speed`], applied in the stepper).
+//!
+//! Clock: fixed tick (the rewind tick, called by `Loop::run_tick` for a tick with `rewind`
+//! held after its events); event loop (the settings). Press edges of a rewind tick go nowhere
+//! (no buffered jump fires after the release); a pending `teleport` waits for the first
+//! forward tick.
+
+use super::{Loop, PlayerState, TickRecord};
+use crate::input::latch::TickInput;
+use crate::sim::HITBOX;
+use crate::time::GameSpeed;
+
+impl Loop {
+    /// Run one rewind tick with `input` (its held state; its edges are dropped).
+    pub(super) fn rewind_tick(&mut self, input: TickInput) {
+        // Interpolate every body from where it is now to the restored state: a motion
+        // backwards, drawn with the same lerp as a forward tick.
+        self.prev_tick = self.world.tick;
+        let step = self.history.step_back(&mut self.world);
+        self.bodies.after_tick(&self.world, false);
+        if step.jumped {
+            // Undoing a respawn or teleport: the history jumps, so nothing streaks across it.
+            self.bodies.snap_all(&self.world);
+            self.prev_tick = self.world.tick;
+            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+        }
+        self.totals.rewound_ticks += 1;
+        self.ticks_this_frame.push(TickRecord {
+            tick: self.world.tick,
+            player: PlayerState::from(&self.world.player),
+            jump_started: false,
+            respawned: false,
+            rewound: true,
+            died: false,
+            entities: self.entity_records(),
+            riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
+            input,
+        });
+    }
+
+    /// Run at `speed` from the next frame on (the game-speed assist; [`crate::time::speed`]).
+    pub fn set_game_speed(&mut self, speed: GameSpeed) {
+        self.stepper.set_speed(speed);
+    }
+
+    /// The game speed in force.
+    pub fn game_speed(&self) -> GameSpeed {
+        self.stepper.speed()
+    }
+
+    /// Ticks that a rewind can still undo now (0: the history is used up).
+    pub fn rewind_ticks_left(&self) -> usize {
+        self.history.ticks_back()
+    }
+
+    /// The last tick run was a rewind tick: time is running backwards (the HUD's sign).
+    pub fn rewinding(&self) -> bool {
+        self.rewinding
+    }
+}

@@ -1,0 +1,157 @@
+//! A moving platform's tick: follow the path on whole pixels, then carry its rider and push
+//! what it moves into (Maddy Thorson, "Celeste and TowerFall physics": a Solid moves first,
+//! then moves its riders by the same amount and pushes the actors it now overlaps; a push that
+//! cannot happen squishes).
+//!
+//! Clock: fixed tick. The platform's position is its [`super::path::Path`] at its clock, rounded
+//! to whole pixels (the remainder kept as `exact − pos`); it moves along x, then along y, each
+//! axis by a whole number of pixels. A rider (the platform `World::riding` named at the end of
+//! the last tick) is carried by the same displacement through the player's swept collision, so
+//! it stops at a wall without dying (the platform slides on under it). A solid platform that
+//! overlaps the player after its move pushes it out by the overlap, exactly onto its edge; if
+//! a tile, a side of the level or another solid stops that push, the player is squished.
+//! One-way platforms never push: they only carry.
+
+use super::path::round_px;
+use super::solids;
+use crate::level::Level;
+use crate::sim::EntityState;
+use crate::sim::HITBOX;
+use crate::sim::world::World;
+use glam::DVec2;
+
+/// Move platform `id` one tick and carry or push the player. Returns true when the player was
+/// squished.
+pub fn step_platform(world: &mut World, level: &Level, id: usize, tick_hz: u32) -> bool {
+    let e = &mut world.entities[id];
+    e.clock += 1;
+    let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
+    e.state = if p.waiting { EntityState::Waiting } else { EntityState::Moving };
+    e.exact = p.pos;
+    let target = DVec2::new(round_px(p.pos.x), round_px(p.pos.y));
+    let d = target - e.pos;
+    e.moved = d;
+    let rider = world.riding == Some(id);
+    let mut squished = false;
+    if d.x != 0.0 {
+        world.entities[id].pos.x = target.x;
+        squished |= move_player(world, level, id, DVec2::new(d.x, 0.0), rider);
+    }
+    if d.y != 0.0 && !squished {
+        world.entities[id].pos.y = target.y;
+        squished |= move_player(world, level, id, DVec2::new(0.0, d.y), rider);
+    } else {
+        world.entities[id].pos.y = target.y;
+    }
+    squished
+}
+
+/// After platform `id` moved by `d` (one axis only): push the player out of it if it is solid
+/// and now overlaps the player (true: the push was blocked, a squish), else carry a rider by
+/// `d` through the swept collision (stopping at whatever is in the way).
+fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: bool) -> bool {
+    let e = &world.entities[id];
+    let p = world.player.pos;
+    if e.is_solid() && solids::overlaps(e, p, HITBOX) {
+        let to = if d.x > 0.0 {
+            DVec2::new(e.pos.x + e.size.x, p.y)
+        } else if d.x < 0.0 {
+            DVec2::new(e.pos.x - HITBOX.x, p.y)
+        } else if d.y > 0.0 {
+            DVec2::new(p.x, e.pos.y + e.size.y)
+        } else {
+            DVec2::new(p.x, e.pos.y - HITBOX.y)
+        };
+        let blocked = if d.x != 0.0 {
+            solids::move_x(level, &world.entities, Some(id), p, HITBOX, to.x - p.x).1
+        } else {
+            solids::move_y(level, &world.entities, Some(id), p, HITBOX, to.y - p.y, true).1
+        };
+        if blocked || solids::overlaps_solid(level, &world.entities, Some(id), to, HITBOX) {
+            return true;
+        }
+        world.player.pos = to;
+    } else if rider {
+        let ents = &world.entities;
+        if d.x != 0.0 {
+            world.player.pos.x = solids::move_x(level, ents, Some(id), p, HITBOX, d.x).0;
+        } else {
+            world.player.pos.y = solids::move_y(level, ents, Some(id), p, HITBOX, d.y, false).0;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::EntitySpec;
+    use crate::level::ascii::parse_ascii;
+    use crate::sim::entities::{after_tick, spawn};
+
+    fn world_with(rows: &[&str], specs: Vec<EntitySpec>) -> (World, Level) {
+        let rows: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        let mut level = parse_ascii(&rows, 1).expect("level");
+        level.entities = specs;
+        let mut w = World::new(level.spawn);
+        w.entities = spawn(&level);
+        (w, level)
+    }
+
+    fn platform(pos: DVec2, to: DVec2, speed: f64, oneway: bool) -> EntitySpec {
+        EntitySpec::Platform { pos, size: DVec2::new(48.0, 16.0), to: Some(to), speed, wait: 0.0, oneway }
+    }
+
+    #[test]
+    fn a_rising_platform_lifts_its_rider_with_feet_exactly_on_its_top() {
+        let (mut w, l) = world_with(
+            &["........", "........", "........", "........", "........", "........", "P......."],
+            vec![platform(DVec2::new(0.0, 80.0), DVec2::new(0.0, 20.0), 90.0, false)],
+        );
+        w.player.pos = DVec2::new(10.0, 80.0 - HITBOX.y);
+        after_tick(&mut w);
+        assert_eq!(w.riding, Some(0));
+        for _ in 0..30 {
+            assert!(!step_platform(&mut w, &l, 0, 60));
+            assert_eq!(w.player.pos.y + HITBOX.y, w.entities[0].pos.y);
+            assert_eq!(w.player.pos.x, 10.0);
+            after_tick(&mut w);
+            assert_eq!(w.riding, Some(0));
+        }
+        assert!(w.entities[0].pos.y < 80.0 - 40.0);
+        assert_eq!(w.entities[0].pos.y.fract(), 0.0, "whole pixels");
+    }
+
+    #[test]
+    fn a_rider_carried_into_a_wall_stops_and_a_pushed_player_is_squished() {
+        // A wall at column 6; the platform runs right under it, the rider stops at the wall.
+        let rows = ["......#.", "......#.", "......#.", "......#.", "P......."];
+        let (mut w, l) =
+            world_with(&rows, vec![platform(DVec2::new(0.0, 48.0), DVec2::new(80.0, 48.0), 120.0, false)]);
+        w.player.pos = DVec2::new(30.0, 48.0 - HITBOX.y);
+        after_tick(&mut w);
+        for _ in 0..40 {
+            assert!(!step_platform(&mut w, &l, 0, 60));
+        }
+        assert_eq!(w.player.pos.x + HITBOX.x, 96.0, "stopped at the wall");
+        // A platform moving sideways into a player standing against the wall squishes it.
+        let (mut w, l) =
+            world_with(&rows, vec![platform(DVec2::new(0.0, 40.0), DVec2::new(80.0, 40.0), 120.0, false)]);
+        w.player.pos = DVec2::new(96.0 - HITBOX.x, 40.0);
+        let squished = (0..60).any(|_| step_platform(&mut w, &l, 0, 60));
+        assert!(squished);
+        assert!(!solids::overlaps_solid(&l, &[], None, w.player.pos, HITBOX), "never placed inside");
+    }
+
+    #[test]
+    fn a_one_way_platform_never_pushes() {
+        let rows = ["........", "........", "........", "P......."];
+        let (mut w, l) =
+            world_with(&rows, vec![platform(DVec2::new(0.0, 20.0), DVec2::new(80.0, 20.0), 120.0, true)]);
+        w.player.pos = DVec2::new(40.0, 10.0);
+        for _ in 0..20 {
+            assert!(!step_platform(&mut w, &l, 0, 60));
+        }
+        assert_eq!(w.player.pos, DVec2::new(40.0, 10.0));
+    }
+}

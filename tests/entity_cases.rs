@@ -1,0 +1,286 @@
+//! The entity lab cases in `tests/cases/v2/` (LAB.md "Version 2 additions", "Entities"): each
+//! script runs through `ledge::lab::run_script` and is checked here in Rust with the meaning of
+//! its `# expect:` lines (which `../shared/tools/labcheck` checks from the JSON report), and
+//! each `# expect-same-hash:` line is checked too. Every `.lab` in the folder has a test.
+//!
+//! Clock: fixed tick (the lab's scripted clock).
+
+mod common;
+
+use common::root;
+use ledge::game_loop::TickRecord;
+use ledge::lab::report::{DrawnEntity, FrameReport, Report};
+use ledge::sim::entities::record::EntityRecord;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn dir() -> PathBuf {
+    root().join("tests/cases/v2")
+}
+
+/// Run a case; also check its `# expect-same-hash:` lines.
+fn run(name: &str) -> Report {
+    let path = dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let report = common::lab::run(&text, &common::lab::options(name, &dir(), false));
+    for other in text.lines().filter_map(|l| l.strip_prefix("# expect-same-hash:")) {
+        let theirs = run(other.trim());
+        assert_eq!(report.summary.state_hash, theirs.summary.state_hash, "{name} vs {other}");
+    }
+    report
+}
+
+fn ticks(r: &Report) -> &[TickRecord] {
+    r.ticks.as_deref().expect("full report")
+}
+
+fn frames(r: &Report) -> &[FrameReport] {
+    r.frames.as_deref().expect("full report")
+}
+
+fn ent(t: &TickRecord, id: usize) -> &EntityRecord {
+    t.entities.iter().find(|e| e.id == id).expect("entity in the tick")
+}
+
+fn drawn(f: &FrameReport, id: usize) -> DrawnEntity {
+    *f.drawn_entities.as_deref().expect("drawn entities").iter().find(|e| e.id == id).expect("drawn entity")
+}
+
+fn spread(v: impl IntoIterator<Item = f64>) -> f64 {
+    let (lo, hi) = v.into_iter().fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    hi - lo
+}
+
+fn first_death(t: &[TickRecord]) -> usize {
+    t.iter().position(|t| t.died).expect("a death")
+}
+
+fn ride_offsets(name: &str) {
+    let r = run(name);
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| t.riding == Some(Some(0))), "rides on every tick");
+    let offsets: BTreeSet<(u64, u64)> = t
+        .iter()
+        .map(|t| ((ent(t, 0).x - t.player.x).to_bits(), (ent(t, 0).y - t.player.y).to_bits()))
+        .collect();
+    assert_eq!(offsets.len(), 1, "one offset in the simulation");
+    let f: Vec<&FrameReport> = frames(&r).iter().filter(|f| f.stats.tick >= 2).collect();
+    assert!(f.len() >= 100);
+    assert!(spread(f.iter().map(|f| drawn(f, 0).x - f.stats.drawn.x)) <= 1e-6, "drawn x offset");
+    assert!(spread(f.iter().map(|f| drawn(f, 0).y - f.stats.drawn.y)) <= 1e-6, "drawn y offset");
+    let alphas: BTreeSet<u64> = frames(&r).iter().map(|f| (f.stats.alpha * 1e6).round() as u64).collect();
+    assert!(alphas.len() > 10, "fractional alphas are exercised");
+    assert!(t.iter().any(|t| ent(t, 0).vx > 0.0) && t.iter().any(|t| ent(t, 0).vx < 0.0));
+    assert!(t.iter().any(|t| ent(t, 0).state == "waiting"));
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_ride_offset_144() {
+    ride_offsets("ent-ride-offset-144.lab");
+}
+
+#[test]
+fn ent_ride_offset_jitter() {
+    ride_offsets("ent-ride-offset-jitter.lab");
+}
+
+#[test]
+fn ent_rise_144() {
+    let r = run("ent-rise-144.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| t.riding == Some(Some(0))));
+    assert!(t.iter().all(|t| t.player.y + 22.0 == ent(t, 0).y), "feet exactly on the top");
+    assert_eq!(spread(t.iter().map(|t| ent(t, 0).y)), 120.0);
+}
+
+#[test]
+fn ent_reversal() {
+    let r = run("ent-reversal.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| t.riding == Some(Some(0))));
+    let xs: BTreeSet<u64> = t.iter().map(|t| (ent(t, 0).x - t.player.x).to_bits()).collect();
+    assert_eq!(xs.len(), 1, "no slip");
+    assert!(t.windows(2).filter(|w| ent(&w[0], 0).vx * ent(&w[1], 0).vx < 0.0).count() >= 8);
+    assert!(spread(frames(&r).iter().map(|f| drawn(f, 0).x - f.stats.drawn.x)) <= 1e-6);
+}
+
+#[test]
+fn ent_squish_wall() {
+    let r = run("ent-squish-wall.lab");
+    let t = ticks(&r);
+    assert!(t.iter().any(|t| t.died && t.respawned));
+    assert!(t.iter().all(|t| t.player.x + 12.0 <= 14.0 * 16.0), "never inside the wall");
+    assert!(t.iter().all(|t| {
+        let e = ent(t, 0);
+        let p = &t.player;
+        !(p.x < e.x + 32.0 && p.x + 12.0 > e.x && p.y < 160.0 && p.y + 22.0 > 130.0)
+    }));
+    assert!(r.summary.deaths >= 1 && r.summary.respawns == r.summary.deaths);
+}
+
+#[test]
+fn ent_squish_ceiling() {
+    let r = run("ent-squish-ceiling.lab");
+    let t = ticks(&r);
+    assert!(t.iter().any(|t| t.died));
+    assert!(t.iter().all(|t| t.player.y >= 64.0), "never pushed through the ceiling");
+    assert!(t.iter().all(|t| {
+        let (e, y) = (ent(t, 0).y, t.player.y);
+        e + 16.0 <= 64.0 || y + 22.0 <= e || y >= e + 16.0
+    }));
+}
+
+fn spring(name: &str) {
+    let r = run(name);
+    let t = ticks(&r);
+    assert_eq!(r.summary.jumps, 0);
+    assert!(t.iter().any(|t| t.player.vy == -370.0));
+    let apex = t[20..].iter().map(|t| t.player.y).fold(f64::MAX, f64::min);
+    assert!((apex - 95.0).abs() <= 1e-9, "apex {apex}");
+}
+
+#[test]
+fn ent_spring_30() {
+    spring("ent-spring-30.lab");
+}
+
+#[test]
+fn ent_spring_60() {
+    spring("ent-spring-60.lab");
+}
+
+#[test]
+fn ent_spring_144() {
+    spring("ent-spring-144.lab");
+}
+
+#[test]
+fn ent_spring_240() {
+    spring("ent-spring-240.lab");
+}
+
+#[test]
+fn ent_crumble_back() {
+    let r = run("ent-crumble-back.lab");
+    let t = ticks(&r);
+    assert_eq!(t.iter().filter(|t| ent(t, 0).state == "breaking").count(), 31);
+    assert!(t.iter().any(|t| ent(t, 0).state == "broken"));
+    assert_eq!(ent(&t[t.len() - 1], 0).state, "solid");
+    assert!(t.iter().all(|t| {
+        let p = &t.player;
+        ent(t, 0).state == "broken" || !(p.x < 104.0 && p.x + 12.0 > 72.0 && p.y + 22.0 > 144.0)
+    }));
+    let broken: Vec<u64> = t.iter().filter(|t| ent(t, 0).state == "broken").map(|t| t.tick).collect();
+    assert!(broken[broken.len() - 1] - broken[0] > 61, "it waited for the player to leave");
+}
+
+fn stomp(name: &str) {
+    let r = run(name);
+    let t = ticks(&r);
+    assert_eq!(ent(&t[t.len() - 1], 0).state, "defeated");
+    assert!(!t.iter().any(|t| t.died) && r.summary.jumps == 0);
+    assert!(t.windows(2).any(|w| w[0].player.vy > 0.0 && w[1].player.vy < -150.0), "bounced");
+}
+
+#[test]
+fn ent_stomp_30() {
+    stomp("ent-stomp-30.lab");
+}
+
+#[test]
+fn ent_stomp_60() {
+    stomp("ent-stomp-60.lab");
+}
+
+#[test]
+fn ent_stomp_144() {
+    stomp("ent-stomp-144.lab");
+}
+
+#[test]
+fn ent_stomp_240() {
+    stomp("ent-stomp-240.lab");
+}
+
+#[test]
+fn ent_death_reset() {
+    let r = run("ent-death-reset.lab");
+    let t = ticks(&r);
+    let i = first_death(t);
+    assert_eq!((ent(&t[i - 1], 0).state, ent(&t[i], 0).state), ("broken", "solid"));
+    assert_eq!((ent(&t[i], 1).x, ent(&t[i], 1).state), (300.0, "alive"));
+    assert!(ent(&t[i], 2).x > ent(&t[i - 1], 2).x, "the saw's clock runs on");
+}
+
+#[test]
+fn ent_lift_jump() {
+    let r = run("ent-lift-jump.lab");
+    let t = ticks(&r);
+    let i = t.iter().position(|t| t.jump_started).expect("a jump");
+    let e = ent(&t[i], 0);
+    assert!(t[i].player.vx == e.vx && e.vx > 0.0, "all of the platform's vx");
+    assert!((t[i].player.vy - (-210.0 + e.vy + 1800.0 / 60.0)).abs() <= 1e-9 && e.vy < 0.0, "its upward vy");
+}
+
+fn hash(name: &str) {
+    let r = run(name);
+    assert_eq!(r.summary.totals.ticks, 300);
+    assert_eq!(ticks(&r)[299].entities.len(), 6);
+}
+
+#[test]
+fn ent_hash_30() {
+    hash("ent-hash-30.lab");
+}
+
+#[test]
+fn ent_hash_60() {
+    hash("ent-hash-60.lab");
+}
+
+#[test]
+fn ent_hash_144() {
+    hash("ent-hash-144.lab");
+}
+
+#[test]
+fn ent_hash_240() {
+    hash("ent-hash-240.lab");
+}
+
+/// Every case file has a test above (named after it).
+#[test]
+fn every_entity_case_has_a_test() {
+    let src = std::fs::read_to_string(root().join("tests/entity_cases.rs")).expect("this file");
+    for entry in std::fs::read_dir(dir()).expect("tests/cases/v2") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".lab") {
+            let test = format!("fn {}()", stem.replace('-', "_"));
+            assert!(src.contains(&test), "{name} has no test `{test}`");
+        }
+    }
+}
+
+/// The report's entity fields are written only in a level with entities; `died` always.
+#[test]
+fn old_scripts_get_no_entity_fields() {
+    let opts = common::lab::options("inline", &dir(), false);
+    let plain = common::lab::run("map\nP.\n##\nend\nframe 16.666667 x3\n", &opts).to_json();
+    assert!(plain.contains("\"died\":false") && !plain.contains("entities") && !plain.contains("riding"));
+    let with =
+        common::lab::run("map\nP.\n##\nend\nentity spring x=16 y=8\nframe 16.666667 x3\n", &opts).to_json();
+    assert!(with.contains("\"entities\":[{\"id\":0,\"kind\":\"spring\""));
+    assert!(with.contains("\"riding\":null") && with.contains("\"drawn_entities\":[{\"id\":0"));
+}
+
+/// A malformed `entity` line exits like any malformed line: one line naming the line number.
+#[test]
+fn a_malformed_entity_line_names_its_line() {
+    let opts = common::lab::options("bad.lab", &dir(), false);
+    let e = ledge::lab::run_script("map\nP.\n##\nend\nentity platform x=0 y=0 w=16\n", &opts).unwrap_err();
+    assert_eq!(e.line, 5);
+    assert!(e.to_string().contains("platform needs 'h'"), "{e}");
+    let e = ledge::lab::run_script("frame 1\nentity saw x=0 y=0\n", &opts).unwrap_err();
+    assert_eq!(e.line, 2);
+}

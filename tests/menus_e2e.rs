@@ -121,8 +121,9 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     x.xdo(&["key", "Down", "Down", "Return"]);
     sleep(600);
     shots.take(x, "settings");
-    // The keyboard's jump row: the 12th (3 volumes, 4 display rows, left right up down).
-    for _ in 0..11 {
+    // The keyboard's jump row: the 13th (3 volumes, 4 display rows, game speed, then left,
+    // right, up, down).
+    for _ in 0..12 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);

@@ -46,7 +46,11 @@ impl App {
         let levels = self.level_entries();
         let menu = (self.session.mode != Mode::Playing).then(|| frame_ui::MenuUi {
             menu: &self.menus.menu,
-            ctx: Context { settings: self.opts.save.settings(), levels: &levels },
+            ctx: Context {
+                settings: self.opts.save.settings(),
+                levels: &levels,
+                speed_percent: self.game.game_speed().percent(),
+            },
             t_s: self.menus.opened.elapsed().as_secs_f64(),
         });
         let frame = frame_ui::FrameUi {

@@ -131,7 +131,7 @@ mod tests {
     fn menus_draw_over_the_hud_or_alone() {
         use crate::ui::menu::Page;
         let settings = crate::save::Settings::default();
-        let ctx = Context { settings: &settings, levels: &[] };
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
         let texts = |mode, page| {
             let menu = Menu::new(page);
             let mut f = frame(mode, None);

@@ -126,7 +126,8 @@ impl App {
     /// Give `input` to the menus and carry out what they ask.
     fn menu_input(&mut self, event_loop: &ActiveEventLoop, input: Input) {
         let levels = self.level_entries();
-        let ctx = Context { settings: self.opts.save.settings(), levels: &levels };
+        let speed_percent = self.game.game_speed().percent();
+        let ctx = Context { settings: self.opts.save.settings(), levels: &levels, speed_percent };
         let action = self.menus.menu.input(input, &ctx);
         self.menu_action(event_loop, action);
         self.request_redraw();
@@ -141,7 +142,8 @@ impl App {
         shown: &str,
     ) {
         let levels = self.level_entries();
-        let ctx = Context { settings: self.opts.save.settings(), levels: &levels };
+        let speed_percent = self.game.game_speed().percent();
+        let ctx = Context { settings: self.opts.save.settings(), levels: &levels, speed_percent };
         let action = self.menus.menu.capture_key(device, name, shown, &ctx);
         self.menu_action(event_loop, action);
         self.request_redraw();
@@ -262,6 +264,7 @@ impl App {
             }
             Some(MenuAction::PlayAgain) => self.play_again(),
             Some(MenuAction::Quit) => event_loop.exit(),
+            Some(MenuAction::GameSpeed { up }) => self.step_game_speed(up),
             Some(MenuAction::Settings(s)) => self.apply_settings(*s),
         }
     }
@@ -348,7 +351,7 @@ mod tests {
     #[test]
     fn root_pages_agree_with_the_command_table() {
         let s = Settings::default();
-        let ctx = Context { settings: &s, levels: &[] };
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
         let same = |a: Option<MenuAction>, c: Option<Command>| match (a, c) {
             (Some(MenuAction::Resume), Some(Command::Resume))
             | (Some(MenuAction::Quit), Some(Command::Quit))

@@ -60,6 +60,11 @@ pub enum MenuAction {
     PlayAgain,
     /// Quit the game.
     Quit,
+    /// One step of the game-speed assist, up or down (this run only; not while recording).
+    GameSpeed {
+        /// Faster (true) or slower.
+        up: bool,
+    },
     /// Save these settings (atomically) and apply them at once.
     Settings(Box<Settings>),
 }
@@ -114,13 +119,16 @@ pub fn level_entries(levels: &[(String, String)], progress: &Progress) -> Vec<Le
         .collect()
 }
 
-/// What the menus read besides their own state: the settings in force and the level list.
+/// What the menus read besides their own state: the settings in force, the level list, the
+/// game speed.
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a> {
     /// The settings in force (the settings page edits a copy and hands it back).
     pub settings: &'a Settings,
     /// The shipped levels.
     pub levels: &'a [LevelEntry],
+    /// The game-speed assist now, percent (100: full speed).
+    pub speed_percent: u32,
 }
 
 /// A key being rebound: the device and action waiting for a key or button.
@@ -260,6 +268,11 @@ impl Menu {
             (Page::Pause, Input::Start) if root => return Some(MenuAction::Resume),
             (Page::Pause | Page::End, Input::Quit) if root => return Some(MenuAction::Quit),
             (Page::End, Input::Start) => return Some(MenuAction::PlayAgain),
+            (Page::Settings, Input::Left | Input::Right)
+                if setting_rows()[self.cursor()] == SettingRow::GameSpeed =>
+            {
+                return Some(MenuAction::GameSpeed { up: input == Input::Right });
+            }
             (Page::Settings, Input::Left | Input::Right) => {
                 let by = if input == Input::Left { -1 } else { 1 };
                 return adjust(setting_rows()[self.cursor()], ctx.settings, by)
@@ -372,7 +385,7 @@ mod tests {
     }
 
     fn ctx<'a>(s: &'a Settings, l: &'a [LevelEntry]) -> Context<'a> {
-        Context { settings: s, levels: l }
+        Context { settings: s, levels: l, speed_percent: 100 }
     }
 
     #[test]
@@ -481,6 +494,9 @@ mod tests {
         apply(&mut m, &mut s, Input::Left);
         apply(&mut m, &mut s, Input::Left);
         assert_eq!(s.display.fps_cap, 240.0, "wraps from off to the top");
+        m.input(Input::Down, &ctx(&s, &[]));
+        assert_eq!(m.input(Input::Left, &ctx(&s, &[])), Some(MenuAction::GameSpeed { up: false }));
+        assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None, "Left / Right only");
         assert_eq!(s.validate(), Ok(()));
     }
 

@@ -16,7 +16,6 @@ use super::menu::{
 use super::screens::{LevelResult, end_screen};
 use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
 use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
-use crate::save::Settings;
 
 /// The cursor drawn before the selected row.
 const CURSOR: &str = "▶ ";
@@ -194,7 +193,8 @@ fn on_off(b: bool) -> &'static str {
 }
 
 /// The settings page's text for `r`: label and value in two columns.
-pub fn setting_text(r: SettingRow, s: &Settings, capture: Option<Capture>) -> String {
+pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) -> String {
+    let s = ctx.settings;
     let pct = |v: f64| format!("◀ {:>3} % ▶", (v * 100.0).round() as i32);
     let keys = |d: Device, a| {
         let k: Vec<String> = d.bindings(s).keys(a).iter().map(|n| key_label(n)).collect();
@@ -218,6 +218,9 @@ pub fn setting_text(r: SettingRow, s: &Settings, capture: Option<Capture>) -> St
             let value = if waiting { "…press one".to_owned() } else { keys(d, a) };
             (format!("{dev} {}", a.name()), value)
         }
+        SettingRow::GameSpeed => {
+            ("Game speed".to_owned(), format!("{} (this run)", pct(f64::from(ctx.speed_percent) / 100.0)))
+        }
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };
@@ -228,7 +231,7 @@ pub fn setting_text(r: SettingRow, s: &Settings, capture: Option<Capture>) -> St
 pub fn settings(
     out: &mut Layer,
     scr: &Screen,
-    s: &Settings,
+    ctx: &Context<'_>,
     cursor: usize,
     capture: Option<Capture>,
     msg: Option<&str>,
@@ -237,7 +240,7 @@ pub fn settings(
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.04;
     centred(out, scr, "Settings", top, title, colors::TITLE);
-    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, s, capture))).collect();
+    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, ctx, capture))).collect();
     let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4);
     if let Some(m) = msg {
         message(out, scr, m);
@@ -269,7 +272,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
         Page::Title => title(out, scr, info.t_s),
         Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
         Page::Pause => pause_menu(out, scr, cursor),
-        Page::Settings => settings(out, scr, ctx.settings, cursor, menu.capture(), menu.message()),
+        Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message()),
         Page::End => end(out, scr, info.results, info.tick_hz, cursor),
     }
     if menu.page() != Page::Settings {
@@ -282,6 +285,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::save::Settings;
     use crate::save::progress::LevelRecord;
 
     fn texts(out: &Layer) -> String {
@@ -312,7 +316,7 @@ mod tests {
         let scr = Screen::new(1280, 720);
         let s = Settings::default();
         let levels = vec![LevelEntry { name: "One".into(), id: "level1".into(), record: None, open: true }];
-        let ctx = Context { settings: &s, levels: &levels };
+        let ctx = Context { settings: &s, levels: &levels, speed_percent: 100 };
         let info = PageInfo { t_s: 0.1, tick_hz: 60, results: &[] };
         let draw_page = |m: &Menu| {
             let mut out = Layer::default();
@@ -336,7 +340,7 @@ mod tests {
         settings(
             &mut out,
             &scr,
-            &s,
+            &ctx,
             0,
             Some(Capture { device: Device::Keyboard, action: crate::sim::Action::Jump }),
             None,
@@ -344,7 +348,7 @@ mod tests {
         let t = texts(&out);
         assert!(t.contains("Master volume     ◀ 100 % ▶"), "{t}");
         assert!(
-            setting_text(SettingRow::Key(Device::Keyboard, crate::sim::Action::Jump), &s, None)
+            setting_text(SettingRow::Key(Device::Keyboard, crate::sim::Action::Jump), &ctx, None)
                 .starts_with("Keyboard jump     Space, Z, Up, W")
         );
         assert!(t.contains("Press a key for jump") && t.contains("Keyboard jump     …press one"), "{t}");

@@ -56,6 +56,8 @@ pub enum SettingRow {
     Fullscreen,
     /// `display.fps_cap`.
     FpsCap,
+    /// The game-speed assist (`--game-speed`, − / =): this run only, not in `settings.toml`.
+    GameSpeed,
     /// The keys of one action on one device.
     Key(Device, Action),
     /// Both devices' bindings back to the defaults.
@@ -67,7 +69,7 @@ pub enum SettingRow {
 /// The settings page's rows, top to bottom.
 pub fn setting_rows() -> Vec<SettingRow> {
     use SettingRow::*;
-    let mut rows = vec![Master, Music, Effects, ReducedMotion, Vsync, Fullscreen, FpsCap];
+    let mut rows = vec![Master, Music, Effects, ReducedMotion, Vsync, Fullscreen, FpsCap, GameSpeed];
     for device in [Device::Keyboard, Device::Pad] {
         rows.extend(Action::ALL.map(|a| Key(device, a)));
     }
@@ -77,7 +79,7 @@ pub fn setting_rows() -> Vec<SettingRow> {
 
 /// `settings` with `row` changed one step (`by` ±1): volumes by 10 % within 0..=100 %,
 /// switches on and off, the frame cap through [`FPS_CAPS`] (wrapping). `None` on a row without
-/// a value.
+/// a value in the settings (the game speed is the menu's own action).
 pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings> {
     let mut s = settings.clone();
     let step = |v: &mut f64| *v = (((*v * 10.0).round() as i32 + by).clamp(0, 10)) as f64 / 10.0;
@@ -92,7 +94,9 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
             let now = FPS_CAPS.iter().position(|&c| c >= s.display.fps_cap).unwrap_or(0) as i32;
             s.display.fps_cap = FPS_CAPS[(now + by).rem_euclid(FPS_CAPS.len() as i32) as usize];
         }
-        SettingRow::Key(..) | SettingRow::ResetKeys | SettingRow::Back => return None,
+        SettingRow::GameSpeed | SettingRow::Key(..) | SettingRow::ResetKeys | SettingRow::Back => {
+            return None;
+        }
     }
     Some(s)
 }
@@ -115,8 +119,18 @@ pub fn rebind(settings: &Settings, device: Device, action: Action, name: &str) -
 
 /// A key or button name as the menus show it: `KeyA` → `A`, `Digit1` → `1`, `ArrowLeft` →
 /// `Left`, `Numpad4` → `Num 4`, `DPadLeft` → `D-pad Left`; other names as they are (`Space`,
-/// `South`).
+/// `South`); gilrs' shoulder and trigger buttons by what players call them (`LeftTrigger` →
+/// `L shoulder`, `LeftTrigger2` → `L trigger`).
 pub fn key_label(name: &str) -> String {
+    let named = [
+        ("LeftTrigger", "L shoulder"),
+        ("RightTrigger", "R shoulder"),
+        ("LeftTrigger2", "L trigger"),
+        ("RightTrigger2", "R trigger"),
+    ];
+    if let Some((_, shown)) = named.iter().find(|(n, _)| *n == name) {
+        return (*shown).to_owned();
+    }
     for (prefix, shown) in [("Key", ""), ("Digit", ""), ("Arrow", ""), ("Numpad", "Num "), ("DPad", "D-pad ")]
     {
         if let Some(rest) = name.strip_prefix(prefix).filter(|r| !r.is_empty()) {
@@ -139,5 +153,7 @@ mod tests {
         assert_eq!(key_label("Space"), "Space");
         assert_eq!(key_label("South"), "South");
         assert_eq!(key_label("DPadRight"), "D-pad Right");
+        assert_eq!(key_label("LeftTrigger"), "L shoulder");
+        assert_eq!(key_label("RightTrigger2"), "R trigger");
     }
 }

@@ -19,6 +19,7 @@ use crate::present::camera::Camera;
 use crate::present::interp::lerp;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
+use crate::sim::cues::{CueBefore, CueSet, tick_cues};
 use crate::sim::rewind::Rewind;
 use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
@@ -128,6 +129,8 @@ pub struct TickRecord {
     pub respawned: bool,
     /// A rewind tick: `tick` and the state are the restored ones (LAB.md "Time tools").
     pub rewound: bool,
+    /// The tick's sound cues (`ticks[].sounds`, [`sim::cues`]); empty on rewind ticks.
+    pub sounds: CueSet,
     /// The input this tick saw (not serialised).
     #[serde(skip)]
     pub input: TickInput,
@@ -321,6 +324,7 @@ impl Loop {
         }
         self.prev_pos = self.world.player.pos;
         self.prev_tick = self.world.tick;
+        let before = CueBefore::of(&self.world);
         let out = match self.pending_teleport.take() {
             Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos),
             None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
@@ -339,6 +343,7 @@ impl Loop {
             jump_started: out.jump_started,
             respawned,
             rewound: false,
+            sounds: tick_cues(&before, &self.world, &out),
             input,
         });
         self.history.record(&self.world, respawned);

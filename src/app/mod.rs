@@ -41,6 +41,7 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
 
+use crate::audio::{Audio, Music};
 use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
@@ -127,6 +128,8 @@ struct App {
     stress_drawn: Vec<glam::DVec2>,
     /// Minimised/occluded state and the loop's wake-ups meanwhile.
     visibility: Visibility,
+    /// Sound: each frame's tick cues, the music loop (paused with the game).
+    audio: Audio,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -178,6 +181,7 @@ impl App {
         let t = self.clock.now(wall);
         self.release_keyboard(t);
         self.clock.freeze(wall);
+        self.audio.pause_music();
         self.session.mode = mode;
         log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
         self.request_redraw();
@@ -244,6 +248,7 @@ impl App {
     /// Start the game clock again from where it stopped.
     fn resume(&mut self) {
         self.clock.thaw(self.wall_ns());
+        self.audio.resume_music();
         self.session.mode = Mode::Playing;
         log::info!("playing at game time {:.3} s", self.now_ns() as f64 / 1e9);
         self.request_redraw();
@@ -485,6 +490,8 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     event_loop.set_control_flow(ControlFlow::Wait);
 
     let stress = opts.stress;
+    let mut audio = Audio::for_game(&opts.save);
+    audio.play_music(Music::Level);
     let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();
     pads.set_map(pad_map);
@@ -514,6 +521,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
+        audio,
     };
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {

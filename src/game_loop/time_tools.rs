@@ -10,6 +10,7 @@
 use super::{Loop, PlayerState, TickRecord};
 use crate::input::latch::TickInput;
 use crate::sim::HITBOX;
+use crate::sim::cues::CueSet;
 use crate::time::GameSpeed;
 
 impl Loop {
@@ -33,6 +34,7 @@ impl Loop {
             jump_started: false,
             respawned: false,
             rewound: true,
+            sounds: CueSet::EMPTY,
             input,
         });
     }

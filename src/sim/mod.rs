@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod collision;
+pub mod cues;
 pub mod entity_state;
 pub mod hash;
 pub mod player;

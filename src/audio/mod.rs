@@ -19,6 +19,7 @@
 use crate::game_loop::TickRecord;
 use crate::save::settings::Volume;
 use crate::sim::cues::Cue;
+use kira::backend::cpal::CpalBackendSettings;
 use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Decibels, DefaultBackend, Tween};
@@ -159,8 +160,20 @@ impl Audio {
         let level_music = load(Music::Level.name())?.loop_region(..);
         let menu_music = load(Music::Menu.name())?.loop_region(..);
         let mut manager = quiet_alsa(|| {
-            AudioManager::<DefaultBackend>::new(AudioManagerSettings::default())
-                .map_err(|e| AudioError::Device(e.to_string()))
+            // A short device buffer first; a device that refuses it gets its own default.
+            let short = short_buffer().and_then(|b| {
+                AudioManager::<DefaultBackend>::new(AudioManagerSettings {
+                    backend_settings: b,
+                    ..Default::default()
+                })
+                .map_err(|e| log::info!("audio: no {PERIOD_FRAMES}-frame period ({e}); the device's default"))
+                .ok()
+            });
+            match short {
+                Some(m) => Ok(m),
+                None => AudioManager::<DefaultBackend>::new(AudioManagerSettings::default())
+                    .map_err(|e| AudioError::Device(e.to_string())),
+            }
         })?;
         let mut track = |gain: f64| {
             manager
@@ -243,6 +256,21 @@ impl Audio {
             o.music.resume(tween());
         }
     }
+}
+
+/// The period asked of the device, frames: cpal sets up two periods, so at 48 kHz the device
+/// buffer is 2 × 512 / 48000 = 21 ms. Left to itself, ALSA may choose a buffer of a third of a
+/// second (the `null` and `file` plugins do), which is heard as a late jump.
+const PERIOD_FRAMES: u32 = 512;
+
+/// The default output device's default configuration with a [`PERIOD_FRAMES`] period (the
+/// device itself still followed by kira), or `None` when there is no default device.
+fn short_buffer() -> Option<CpalBackendSettings> {
+    use kira::backend::cpal::cpal::traits::{DeviceTrait, HostTrait};
+    let device = kira::backend::cpal::cpal::default_host().default_output_device()?;
+    let mut config = device.default_output_config().ok()?.config();
+    config.buffer_size = kira::backend::cpal::cpal::BufferSize::Fixed(PERIOD_FRAMES);
+    Some(CpalBackendSettings { device: None, config: Some(config) })
 }
 
 /// Run `f` with libasound's error messages (e.g. "cannot find card '0'", printed straight to

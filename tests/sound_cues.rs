@@ -81,3 +81,17 @@ fn the_report_lists_sounds_as_names_on_every_tick() {
     let text = serde_json::to_string(&r).expect("report serialises");
     assert!(text.contains(r#""rewound":false,"sounds":["jump"]"#), "sounds after rewound");
 }
+
+#[test]
+fn the_shipped_sounds_are_what_the_generator_makes() {
+    let out = std::process::Command::new("python3")
+        .arg(root().join("scripts/make-sounds.py"))
+        .arg("--check")
+        .output()
+        .expect("python3 runs (scripts/test installs it)");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for cue in ledge::sim::cues::Cue::ALL {
+        let path = root().join(format!("assets/sounds/{}.wav", cue.name()));
+        assert!(path.is_file(), "{} missing", path.display());
+    }
+}

@@ -19,6 +19,7 @@ use crate::present::bodies::Bodies;
 use crate::present::camera::Camera;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
+use crate::sim::cues::{CueBefore, CueSet, tick_cues};
 use crate::sim::entities::record::{EntityRecord, records};
 use crate::sim::rewind::Rewind;
 use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
@@ -139,6 +140,8 @@ pub struct TickRecord {
     /// in a level without entities.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub riding: Option<Option<usize>>,
+    /// The tick's sound cues (`ticks[].sounds`, [`sim::cues`]); empty on rewind ticks.
+    pub sounds: CueSet,
     /// The input this tick saw (not serialised).
     #[serde(skip)]
     pub input: TickInput,
@@ -343,6 +346,7 @@ impl Loop {
             return consumed;
         }
         self.prev_tick = self.world.tick;
+        let before = CueBefore::of(&self.world);
         let out = match self.pending_teleport.take() {
             Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos, self.config.tick_hz),
             None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
@@ -364,6 +368,7 @@ impl Loop {
             died: out.died,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
+            sounds: tick_cues(&before, &self.world, &out),
             input,
         });
         self.history.record(&self.world, respawned);

@@ -4,12 +4,14 @@
 //! (event loop, fixed tick, render frame). See README.md "Architecture".
 //!
 //! The `game` feature (on by default) adds the window and GPU layers, `render` and `app`, and
-//! input's keyboard and gamepad adapters; without it the crate links no wgpu, winit, gilrs or
-//! glyphon.
+//! input's keyboard and gamepad adapters, and `audio` (kira); without it the crate links no wgpu,
+//! winit, gilrs, glyphon, kira or ALSA.
 
 #[cfg(feature = "game")]
 pub mod app;
 pub mod assets;
+#[cfg(feature = "game")]
+pub mod audio;
 pub mod game_loop;
 pub mod input;
 pub mod lab;

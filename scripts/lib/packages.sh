@@ -1,8 +1,9 @@
 # Sourced by scripts/play and scripts/test: the Debian packages Ledge needs, and one installer.
 # (Not a command: `source scripts/lib/packages.sh`, then `install_missing TAG PACKAGE...`.)
 
-# Building: gilrs (gamepads) compiles against libudev; rustc links with cc.
-build_packages=(libudev-dev pkg-config)
+# Building: gilrs (gamepads) compiles against libudev, kira's cpal backend (sound) against ALSA
+# (alsa-sys finds it with pkg-config); rustc links with cc.
+build_packages=(libudev-dev libasound2-dev pkg-config)
 command -v cc >/dev/null 2>&1 || build_packages+=(gcc libc6-dev)
 
 # Running: what the game loads at run time on a machine with a display server and nothing else.
@@ -15,6 +16,13 @@ runtime_packages=(
     libwayland-client0 libwayland-cursor0 libwayland-egl1        # winit (and wgpu's GL) on Wayland
     libvulkan1 mesa-vulkan-drivers libegl1                       # wgpu: Vulkan loader, lavapipe, EGL
 )
+# Sound: the binary links libasound.so.2 (alsa-sys), so without it the game cannot even start.
+# Debian 13 and Ubuntu 24.04 renamed the package libasound2t64 (the 64-bit time_t move).
+if command -v apt-cache >/dev/null 2>&1 && apt-cache show libasound2t64 >/dev/null 2>&1; then
+    runtime_packages+=(libasound2t64)
+else
+    runtime_packages+=(libasound2)
+fi
 
 # scripts/determinism (run by scripts/test): the aarch64 build is linked with the cross gcc and
 # run under qemu-user with the cross C library (-L /usr/aarch64-linux-gnu); Node's built-in WASI

@@ -82,6 +82,7 @@ impl App {
         if playing {
             let now = self.now_ns();
             let stats = self.game.frame(now);
+            self.audio.play_ticks(self.game.ticks_this_frame());
             let dt = 1.0 / f64::from(self.game.config().tick_hz);
             for _ in 0..stats.steps {
                 self.stress.step(dt);

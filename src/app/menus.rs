@@ -16,6 +16,7 @@
 
 use super::session::Mode;
 use super::{App, Pacer, commands, next_level_path, saved};
+use crate::audio::Music;
 use crate::input::Action;
 use crate::input::gamepad::{PadPress, button_name};
 use crate::input::keyboard::{KeyMap, Keyboard, key_name};
@@ -23,6 +24,7 @@ use crate::level::{Level, tiled_map::load_tmx};
 use crate::present::pan::title_camera;
 use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
 use crate::save::{Settings, level_id};
+use crate::sim::cues::Cue;
 use crate::ui::menu::{Context, Device, Input, LevelEntry, Menu, MenuAction, Page, level_entries};
 use gilrs::Button;
 use std::path::{Path, PathBuf};
@@ -129,6 +131,11 @@ impl App {
         let speed_percent = self.game.game_speed().percent();
         let ctx = Context { settings: self.opts.save.settings(), levels: &levels, speed_percent };
         let action = self.menus.menu.input(input, &ctx);
+        match input {
+            Input::Up | Input::Down | Input::Left | Input::Right => self.audio.play(Cue::MenuMove),
+            Input::Confirm | Input::Start => self.audio.play(Cue::MenuConfirm),
+            Input::Back | Input::Quit | Input::Other => {}
+        }
         self.menu_action(event_loop, action);
         self.request_redraw();
     }
@@ -261,6 +268,8 @@ impl App {
             Some(MenuAction::ToTitle) => {
                 self.session.mode = Mode::Title;
                 self.open_menu(Mode::Title);
+                self.audio.play_music(Music::Menu);
+                self.audio.resume_music();
             }
             Some(MenuAction::PlayAgain) => self.play_again(),
             Some(MenuAction::Quit) => event_loop.exit(),
@@ -278,12 +287,13 @@ impl App {
         let (game, rec) = (&mut self.game, &mut self.recorder);
         self.pads.release_all(&mut |ev| super::push_at(game, rec, t, ev));
         self.session.start_level(self.game.world());
+        self.audio.play_music(Music::Level);
+        self.audio.resume_music();
     }
 
     /// Save `new` (atomically, through the store) and apply what changed at once: bindings
     /// (the next key press uses them), reduced motion, vsync (the surface is configured
-    /// again), fullscreen, the frame cap. Volumes are stored; the audio output reads
-    /// `settings().volume` from the store when it plays (issue #12's sound part).
+    /// again), fullscreen, the frame cap, the volumes (the audio output fades to them).
     fn apply_settings(&mut self, new: Settings) {
         let old: Settings = self.opts.save.settings().clone();
         if let Err(w) = self.opts.save.set_settings(new.clone()) {
@@ -312,9 +322,7 @@ impl App {
             self.pacer = new.fps_cap().map(Pacer::new);
         }
         if new.volume != old.volume {
-            // Volumes take effect here: the audio output (issue #12's sound part) sets its
-            // master, music and effects gains from `new.volume` (linear, 0..=1).
-            log::info!("volume: {:?}", new.volume);
+            self.audio.set_volumes(&new.volume);
         }
     }
 }

@@ -43,6 +43,7 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
 
+use crate::audio::{Audio, Music};
 use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
@@ -132,6 +133,8 @@ struct App {
     visibility: Visibility,
     /// The title, level select, pause, settings and end menus (`menus.rs`).
     menus: menus::Menus,
+    /// Sound: each frame's tick cues, the music loop (paused with the game).
+    audio: Audio,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -186,6 +189,7 @@ impl App {
         let t = self.clock.now(wall);
         self.release_keyboard(t);
         self.clock.freeze(wall);
+        self.audio.pause_music();
         self.session.mode = mode;
         self.open_menu(mode);
         log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
@@ -253,6 +257,7 @@ impl App {
     /// Start the game clock again from where it stopped.
     fn resume(&mut self) {
         self.clock.thaw(self.wall_ns());
+        self.audio.resume_music();
         self.session.mode = Mode::Playing;
         log::info!("playing at game time {:.3} s", self.now_ns() as f64 / 1e9);
         self.request_redraw();
@@ -506,6 +511,8 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let title = opts.level.is_none() && opts.record.is_none() && opts.exit_after.is_none() && stress == 0;
     let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
     let menus = menus::Menus::new(shipped_first.as_deref());
+    let mut audio = Audio::for_game(&opts.save);
+    audio.play_music(if title { Music::Menu } else { Music::Level });
     let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();
     pads.set_map(pad_map);
@@ -536,6 +543,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
         menus,
+        audio,
     };
     if title {
         app.session.mode = Mode::Title;

@@ -10,6 +10,7 @@
 use super::{Loop, PlayerState, TickRecord};
 use crate::input::latch::TickInput;
 use crate::sim::HITBOX;
+use crate::sim::cues::CueSet;
 use crate::time::GameSpeed;
 
 impl Loop {
@@ -36,6 +37,7 @@ impl Loop {
             died: false,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
+            sounds: CueSet::EMPTY,
             input,
         });
     }

@@ -37,6 +37,7 @@
 
 pub mod action;
 pub mod collision;
+pub mod cues;
 pub mod entities;
 pub mod entity_state;
 pub mod hash;

@@ -41,10 +41,12 @@ pub fn root() -> &'static Path {
 
 /// `ledge` run from the project folder, with its OS config and data folders (where the game
 /// keeps `settings.toml` and `progress.toml` without `--save-dir`) under cargo's test scratch
-/// folder, so no test reads or writes the real user's saved data.
+/// folder, so no test reads or writes the real user's saved data; silent (`LEDGE_AUDIO=off`,
+/// README "Sound"): only the sound tests open an audio device.
 pub fn ledge() -> Command {
     let mut c = Command::new(GAME);
     let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-home");
     c.current_dir(root()).env("XDG_CONFIG_HOME", home.join("config")).env("XDG_DATA_HOME", home.join("data"));
+    c.env("LEDGE_AUDIO", "off");
     c
 }

@@ -177,22 +177,27 @@ impl Xvfb {
         out
     }
 
-    /// Starts the game on this display with `args`, from the project folder.
+    /// Starts the game on this display with `args`, from the project folder, silent
+    /// (`LEDGE_AUDIO=off`: the tests not about sound open no audio device).
     pub fn game(&self, scratch: &Scratch, args: &[&str]) -> Proc {
-        Proc::spawn(
-            "ledge",
-            Command::new(GAME)
-                .args(args)
-                .current_dir(root())
-                .env("DISPLAY", &self.display)
-                .env("XDG_RUNTIME_DIR", scratch.xdg())
-                // The OS save folders (README "Saved data") in the scratch folder: a player's
-                // own settings and progress neither change these tests nor are changed by them.
-                .env("XDG_CONFIG_HOME", scratch.path("config"))
-                .env("XDG_DATA_HOME", scratch.path("data"))
-                .env_remove("WAYLAND_DISPLAY")
-                .env_remove("RUST_LOG"),
-        )
+        Proc::spawn("ledge", self.game_command(scratch, args).env("LEDGE_AUDIO", "off"))
+    }
+
+    /// The command [`Xvfb::game`] runs, with the audio left as the environment has it (the
+    /// sound tests point ALSA somewhere and spawn it themselves).
+    pub fn game_command(&self, scratch: &Scratch, args: &[&str]) -> Command {
+        let mut c = Command::new(GAME);
+        c.args(args)
+            .current_dir(root())
+            .env("DISPLAY", &self.display)
+            .env("XDG_RUNTIME_DIR", scratch.xdg())
+            // The OS save folders (README "Saved data") in the scratch folder: a player's
+            // own settings and progress neither change these tests nor are changed by them.
+            .env("XDG_CONFIG_HOME", scratch.path("config"))
+            .env("XDG_DATA_HOME", scratch.path("data"))
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("RUST_LOG");
+        c
     }
 
     /// Waits for the game's visible window titled exactly `Ledge`; returns its id. Fails

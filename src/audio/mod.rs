@@ -1,0 +1,326 @@
+//! The game's sound output through kira (on cpal: ALSA on Linux): effects for the tick's cues,
+//! a music loop, volumes from the saved settings. The only code that touches kira.
+//!
+//! Clock: event loop / render frame. [`Audio::play_ticks`] is called once per render frame
+//! with the ticks that frame ran ([`crate::game_loop::Loop::ticks_this_frame`]) and plays each
+//! tick's cues ([`crate::sim::cues`]) at once, once: a frame that runs three catch-up ticks
+//! plays each tick's sound once, and nothing is scheduled ahead (every tick a frame runs is
+//! already due, so "at once" is the earliest a sound can start; README "Sound" has the
+//! measured latency). Rewind ticks carry no cues; the lab, replays and ghosts never reach
+//! this module, so they make no sound. The simulation never reads anything from here.
+//!
+//! No audio device (a server, CI, a broken driver): [`Audio::open`] prints one warning line on
+//! stderr and returns a silent [`Audio`] whose methods do nothing; it never panics. On Linux
+//! libasound's own complaints while looking for the device are caught (`alsa`'s thread-local
+//! error handler) and kept off stderr, so that the warning is the only line. `LEDGE_AUDIO=off`
+//! ([`AUDIO_ENV`]) opens no device and prints nothing (the test harness sets it for the tests
+//! that are not about sound).
+
+use crate::game_loop::TickRecord;
+use crate::save::settings::Volume;
+use crate::sim::cues::Cue;
+use kira::backend::cpal::CpalBackendSettings;
+use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
+use kira::track::{TrackBuilder, TrackHandle};
+use kira::{AudioManager, AudioManagerSettings, Decibels, DefaultBackend, Tween};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Environment variable: `off` opens no audio device and warns about nothing (the game is
+/// silent). Any other value, or none, plays sound when a device is there.
+pub const AUDIO_ENV: &str = "LEDGE_AUDIO";
+
+/// Fade for pausing and resuming the music, and for volume changes: short enough to feel
+/// immediate, long enough not to click.
+const FADE: Duration = Duration::from_millis(20);
+
+/// The music loops (`assets/sounds/music_NAME.wav`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Music {
+    /// Played in the levels.
+    Level,
+    /// Played on the menus (title, level select, settings).
+    Menu,
+}
+
+impl Music {
+    /// The loop's file stem in `assets/sounds/`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Music::Level => "music_level",
+            Music::Menu => "music_menu",
+        }
+    }
+}
+
+/// Why the sound output could not be opened; [`Audio::open_or_silent`] prints it as the one
+/// warning line.
+#[derive(Debug, thiserror::Error)]
+pub enum AudioError {
+    /// kira/cpal found no usable output device (or could not start its stream).
+    #[error("no audio output ({0})")]
+    Device(String),
+    /// A sound file is missing or is not a WAV kira can decode.
+    #[error("{path}: {message}")]
+    Sound {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The output opened but a mixer track could not be added.
+    #[error("audio mixer: {0}")]
+    Mixer(String),
+}
+
+/// The open output: manager, the two sub-tracks, the decoded sounds.
+struct Output {
+    manager: AudioManager<DefaultBackend>,
+    effects: TrackHandle,
+    music: TrackHandle,
+    /// Indexed like [`Cue::ALL`].
+    cues: Vec<StaticSoundData>,
+    level_music: StaticSoundData,
+    menu_music: StaticSoundData,
+    playing: Option<(Music, StaticSoundHandle)>,
+}
+
+/// The game's sound: open, or silent when there is no device (every method then does
+/// nothing).
+pub struct Audio {
+    out: Option<Output>,
+}
+
+impl std::fmt::Debug for Audio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Audio").field("silent", &self.out.is_none()).finish()
+    }
+}
+
+/// A linear gain in 0..=1 (the settings' volumes) as kira's decibels: 20·log10(gain), with
+/// gains at or below 0.001 (−60 dB) as kira's silence. Values outside 0..=1 are clamped.
+pub fn gain_to_decibels(gain: f64) -> Decibels {
+    let g = gain.clamp(0.0, 1.0);
+    if g <= 0.001 { Decibels::SILENCE } else { Decibels((20.0 * g.log10()) as f32) }
+}
+
+fn tween() -> Tween {
+    Tween { duration: FADE, ..Tween::default() }
+}
+
+impl Audio {
+    /// No output: every method does nothing.
+    pub fn silent() -> Audio {
+        Audio { out: None }
+    }
+
+    /// The sound output for the game: silent without a word when `LEDGE_AUDIO=off`, else
+    /// [`Audio::open`] with the sounds in `sounds_dir`; when that fails, one line
+    /// `ledge: warning: ...: the game plays silently` on stderr and a silent [`Audio`].
+    pub fn open_or_silent(sounds_dir: &Path, volume: &Volume) -> Audio {
+        if std::env::var(AUDIO_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("off")) {
+            log::info!("{AUDIO_ENV}=off: no sound");
+            return Audio::silent();
+        }
+        match Audio::open(sounds_dir, volume) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("ledge: warning: {e}: the game plays silently");
+                Audio::silent()
+            }
+        }
+    }
+
+    /// [`Audio::open_or_silent`] at the saved volumes (`save`'s settings), with the sounds in
+    /// the assets folder's `sounds/` (silent, with one warning line, when there is no assets
+    /// folder).
+    pub fn for_game(save: &crate::save::Store) -> Audio {
+        match crate::assets::assets_dir() {
+            Ok(a) => Audio::open_or_silent(&a.join("sounds"), &save.settings().volume),
+            Err(e) => {
+                eprintln!("ledge: warning: {e}: the game plays silently");
+                Audio::silent()
+            }
+        }
+    }
+
+    /// Open the default output device, add the music and effects tracks at `volume`, decode
+    /// every cue's sound and both music loops from `sounds_dir` (`NAME.wav`).
+    ///
+    /// # Errors
+    /// [`AudioError::Device`] without a usable device, [`AudioError::Sound`] for a missing or
+    /// undecodable file, [`AudioError::Mixer`] when a track cannot be added.
+    pub fn open(sounds_dir: &Path, volume: &Volume) -> Result<Audio, AudioError> {
+        let load = |stem: &str| {
+            let path = sounds_dir.join(format!("{stem}.wav"));
+            StaticSoundData::from_file(&path)
+                .map_err(|e| AudioError::Sound { path: path.clone(), message: e.to_string() })
+        };
+        let cues = Cue::ALL.iter().map(|c| load(c.name())).collect::<Result<Vec<_>, _>>()?;
+        let level_music = load(Music::Level.name())?.loop_region(..);
+        let menu_music = load(Music::Menu.name())?.loop_region(..);
+        let mut manager = quiet_alsa(|| {
+            // A short device buffer first; a device that refuses it gets its own default.
+            let short = short_buffer().and_then(|b| {
+                AudioManager::<DefaultBackend>::new(AudioManagerSettings {
+                    backend_settings: b,
+                    ..Default::default()
+                })
+                .map_err(|e| log::info!("audio: no {PERIOD_FRAMES}-frame period ({e}); the device's default"))
+                .ok()
+            });
+            match short {
+                Some(m) => Ok(m),
+                None => AudioManager::<DefaultBackend>::new(AudioManagerSettings::default())
+                    .map_err(|e| AudioError::Device(e.to_string())),
+            }
+        })?;
+        let mut track = |gain: f64| {
+            manager
+                .add_sub_track(TrackBuilder::new().volume(gain_to_decibels(gain)))
+                .map_err(|e| AudioError::Mixer(e.to_string()))
+        };
+        let effects = track(volume.effects)?;
+        let music = track(volume.music)?;
+        manager.main_track().set_volume(gain_to_decibels(volume.master), Tween::default());
+        log::info!("audio: output open");
+        Ok(Audio {
+            out: Some(Output { manager, effects, music, cues, level_music, menu_music, playing: None }),
+        })
+    }
+
+    /// No device is open: nothing is heard.
+    pub fn is_silent(&self) -> bool {
+        self.out.is_none()
+    }
+
+    /// Play `cue` now on the effects track (the menus call this for `menu_move` and
+    /// `menu_confirm`). A full voice table drops the sound (logged at debug level).
+    pub fn play(&mut self, cue: Cue) {
+        let Some(o) = &mut self.out else { return };
+        let i = Cue::ALL.iter().position(|c| *c == cue).unwrap_or(0);
+        if let Err(e) = o.effects.play(o.cues[i].clone()) {
+            log::debug!("audio: {} not played: {e}", cue.name());
+        }
+    }
+
+    /// Play the cues of the ticks one frame ran, each tick's once, in tick order (rewind ticks
+    /// have none). Call once per frame with that frame's ticks.
+    pub fn play_ticks(&mut self, ticks: &[TickRecord]) {
+        for t in ticks.iter().filter(|t| !t.rewound) {
+            for cue in t.sounds.iter() {
+                self.play(cue);
+            }
+        }
+    }
+
+    /// Set the three volumes (linear gains in 0..=1, the settings' `[volume]`), fading over
+    /// 20 ms. The settings screen calls this when a volume changes.
+    pub fn set_volumes(&mut self, volume: &Volume) {
+        let Some(o) = &mut self.out else { return };
+        o.manager.main_track().set_volume(gain_to_decibels(volume.master), tween());
+        o.music.set_volume(gain_to_decibels(volume.music), tween());
+        o.effects.set_volume(gain_to_decibels(volume.effects), tween());
+    }
+
+    /// Loop `music` on the music track from its start, stopping the loop that played before
+    /// (nothing changes when `music` is already playing).
+    pub fn play_music(&mut self, music: Music) {
+        let Some(o) = &mut self.out else { return };
+        if o.playing.as_ref().is_some_and(|(m, _)| *m == music) {
+            return;
+        }
+        if let Some((_, mut h)) = o.playing.take() {
+            h.stop(tween());
+        }
+        let data = match music {
+            Music::Level => o.level_music.clone(),
+            Music::Menu => o.menu_music.clone(),
+        };
+        match o.music.play(data) {
+            Ok(h) => o.playing = Some((music, h)),
+            Err(e) => log::debug!("audio: {} not played: {e}", music.name()),
+        }
+    }
+
+    /// Pause the music (the game is paused); effects already playing finish.
+    pub fn pause_music(&mut self) {
+        if let Some(o) = &mut self.out {
+            o.music.pause(tween());
+        }
+    }
+
+    /// Resume the music where it was paused.
+    pub fn resume_music(&mut self) {
+        if let Some(o) = &mut self.out {
+            o.music.resume(tween());
+        }
+    }
+}
+
+/// The period asked of the device, frames: cpal sets up two periods, so at 48 kHz the device
+/// buffer is 2 × 512 / 48000 = 21 ms. Left to itself, ALSA may choose a buffer of a third of a
+/// second (the `null` and `file` plugins do), which is heard as a late jump.
+const PERIOD_FRAMES: u32 = 512;
+
+/// The default output device's default configuration with a [`PERIOD_FRAMES`] period (the
+/// device itself still followed by kira), or `None` when there is no default device.
+fn short_buffer() -> Option<CpalBackendSettings> {
+    use kira::backend::cpal::cpal::traits::{DeviceTrait, HostTrait};
+    let device = kira::backend::cpal::cpal::default_host().default_output_device()?;
+    let mut config = device.default_output_config().ok()?.config();
+    config.buffer_size = kira::backend::cpal::cpal::BufferSize::Fixed(PERIOD_FRAMES);
+    Some(CpalBackendSettings { device: None, config: Some(config) })
+}
+
+/// Run `f` with libasound's error messages (e.g. "cannot find card '0'", printed straight to
+/// stderr by default) caught in a buffer on this thread instead, and logged at debug level.
+#[cfg(target_os = "linux")]
+fn quiet_alsa<T>(f: impl FnOnce() -> T) -> T {
+    let caught = alsa::Output::local_error_handler();
+    let result = f();
+    if let Ok(buf) = caught {
+        let text = buf.borrow().to_string();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            log::debug!("audio: libasound: {line}");
+        }
+    }
+    result
+}
+
+#[cfg(not(target_os = "linux"))]
+fn quiet_alsa<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gains_become_decibels() {
+        assert_eq!(gain_to_decibels(1.0), Decibels(0.0));
+        assert!((gain_to_decibels(0.5).0 - (-6.0206)).abs() < 1e-3);
+        assert_eq!(gain_to_decibels(0.0), Decibels::SILENCE);
+        assert_eq!(gain_to_decibels(-1.0), Decibels::SILENCE);
+        assert_eq!(gain_to_decibels(2.0), Decibels(0.0));
+    }
+
+    #[test]
+    fn a_silent_output_does_nothing_and_never_panics() {
+        let mut a = Audio::silent();
+        assert!(a.is_silent());
+        a.play(Cue::Jump);
+        a.play_music(Music::Level);
+        a.pause_music();
+        a.resume_music();
+        a.set_volumes(&Volume { master: 0.5, music: 0.5, effects: 0.5 });
+    }
+
+    #[test]
+    fn a_missing_sound_file_is_a_sound_error_naming_it() {
+        let dir = std::env::temp_dir().join("ledge-audio-test-no-sounds");
+        let e = Audio::open(&dir, &Volume { master: 1.0, music: 1.0, effects: 1.0 }).unwrap_err();
+        assert!(matches!(&e, AudioError::Sound { path, .. } if path.ends_with("jump.wav")), "{e}");
+    }
+}

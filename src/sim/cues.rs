@@ -1,0 +1,259 @@
+//! Sound cues: what a tick did that is heard, as names (`ticks[].sounds` in the lab report).
+//!
+//! Clock: fixed tick. Sound is an *output* of the tick, never an input: [`tick_cues`] reads the
+//! player before the tick ([`CueBefore`]), the world after it and the tick's [`TickOutcome`],
+//! and nothing here feeds back into the simulation or the state hash. Pure and deterministic,
+//! so the lab reports exactly the cues the game plays; the game's audio side (`src/audio/`,
+//! the only code that touches kira) plays each tick's [`CueSet`] once. A rewind tick has no
+//! cues (the loop gives it [`CueSet::EMPTY`]).
+//!
+//! # Rules (one tick)
+//!
+//! | cue | when |
+//! |---|---|
+//! | `jump` | a ground or coyote jump started (`jump_started`, and the player stood or had coyote time before the tick) |
+//! | `wall_jump` | a jump started with neither ground nor coyote time before the tick: only the wall jump fires then ([`super::wall`] rule 2) |
+//! | `land` | airborne before the tick, standing after it, no respawn in the tick |
+//! | `death` | the player died (`died`) |
+//! | `respawn` | the player was placed anew (`respawned`: after a death, or a lab `teleport`) |
+//! | `checkpoint` | a checkpoint was touched for the first time (one more `reached`) |
+//! | `goal` | the goal was touched (`finished`) |
+//! | `spring`, `crumble`, `walker_stomp` | the entity mechanics (LAB.md "Entities"): reported once `TickOutcome` says so — see [`Cue::Spring`] |
+//! | `menu_move`, `menu_confirm` | never from a tick: the menus play them on the event loop |
+//!
+//! A tick with several cues lists them in [`Cue::ALL`] order.
+
+use super::player::TickOutcome;
+use super::world::World;
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+/// One sound the game can play. The names ([`Cue::name`]) are the lab report's and the sound
+/// files' (`assets/sounds/NAME.wav`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cue {
+    /// A ground or coyote jump started.
+    Jump,
+    /// A wall jump started.
+    WallJump,
+    /// The player landed on something.
+    Land,
+    /// The player died (hazard, fall, squish).
+    Death,
+    /// The player was placed at the respawn point (or teleported).
+    Respawn,
+    /// A checkpoint was reached for the first time.
+    Checkpoint,
+    /// The goal was touched.
+    Goal,
+    /// A spring launched the player. Hook: when `TickOutcome` gains the entity simulation's
+    /// `sprung` flag, [`tick_cues`] adds this cue for it (one line there).
+    Spring,
+    /// A crumble block started breaking under the player. Hook: `TickOutcome`'s crumble flag,
+    /// as [`Cue::Spring`].
+    Crumble,
+    /// The player landed on a walker and defeated it. Hook: `TickOutcome`'s stomp flag, as
+    /// [`Cue::Spring`].
+    WalkerStomp,
+    /// A menu's selection moved (played by the menus, never by a tick).
+    MenuMove,
+    /// A menu item was chosen (played by the menus, never by a tick).
+    MenuConfirm,
+}
+
+impl Cue {
+    /// Every cue, in the order a tick's cues are listed.
+    pub const ALL: [Cue; 12] = [
+        Cue::Jump,
+        Cue::WallJump,
+        Cue::Land,
+        Cue::Death,
+        Cue::Respawn,
+        Cue::Checkpoint,
+        Cue::Goal,
+        Cue::Spring,
+        Cue::Crumble,
+        Cue::WalkerStomp,
+        Cue::MenuMove,
+        Cue::MenuConfirm,
+    ];
+
+    /// The cue's name: the lab report's `ticks[].sounds` entry and the sound file's stem.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cue::Jump => "jump",
+            Cue::WallJump => "wall_jump",
+            Cue::Land => "land",
+            Cue::Death => "death",
+            Cue::Respawn => "respawn",
+            Cue::Checkpoint => "checkpoint",
+            Cue::Goal => "goal",
+            Cue::Spring => "spring",
+            Cue::Crumble => "crumble",
+            Cue::WalkerStomp => "walker_stomp",
+            Cue::MenuMove => "menu_move",
+            Cue::MenuConfirm => "menu_confirm",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+/// The cues of one tick: a set (each cue at most once a tick), `Copy` so it rides in the
+/// loop's per-tick record. Serialised as a JSON list of names in [`Cue::ALL`] order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CueSet(u16);
+
+impl CueSet {
+    /// No cue (a silent tick, every rewind tick).
+    pub const EMPTY: CueSet = CueSet(0);
+
+    /// Add `cue`.
+    pub fn insert(&mut self, cue: Cue) {
+        self.0 |= cue.bit();
+    }
+
+    /// `cue` is in the set.
+    pub fn contains(self, cue: Cue) -> bool {
+        self.0 & cue.bit() != 0
+    }
+
+    /// No cue at all.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The cues, in [`Cue::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Cue> {
+        Cue::ALL.into_iter().filter(move |c| self.contains(*c))
+    }
+}
+
+impl FromIterator<Cue> for CueSet {
+    fn from_iter<I: IntoIterator<Item = Cue>>(it: I) -> Self {
+        let mut s = CueSet::EMPTY;
+        for c in it {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+impl Serialize for CueSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.count_ones() as usize))?;
+        for c in self.iter() {
+            seq.serialize_element(c.name())?;
+        }
+        seq.end()
+    }
+}
+
+/// What [`tick_cues`] needs of the world *before* a tick: taken with [`CueBefore::of`] just
+/// before the tick runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CueBefore {
+    /// The player stood on something.
+    pub on_ground: bool,
+    /// Coyote ticks left (> 0: a ground jump was still allowed).
+    pub coyote: u32,
+    /// Checkpoints reached so far.
+    pub reached: usize,
+}
+
+impl CueBefore {
+    /// The facts of `world` now (call it before the tick).
+    pub fn of(world: &World) -> CueBefore {
+        CueBefore { on_ground: world.player.on_ground, coyote: world.player.coyote, reached: reached(world) }
+    }
+}
+
+fn reached(world: &World) -> usize {
+    world.reached.iter().filter(|r| **r).count()
+}
+
+/// The cues of one forward tick (the table in the module docs): `before` taken before the
+/// tick, `after` the world after it, `out` what the tick reported.
+pub fn tick_cues(before: &CueBefore, after: &World, out: &TickOutcome) -> CueSet {
+    let mut cues = CueSet::EMPTY;
+    if out.jump_started {
+        // The ground jump always wins; a jump without ground or coyote time is the wall's.
+        let grounded = before.on_ground || before.coyote > 0;
+        cues.insert(if grounded { Cue::Jump } else { Cue::WallJump });
+    }
+    if !before.on_ground && after.player.on_ground && !out.respawned {
+        cues.insert(Cue::Land);
+    }
+    if out.died {
+        cues.insert(Cue::Death);
+    }
+    if out.respawned {
+        cues.insert(Cue::Respawn);
+    }
+    if reached(after) > before.reached {
+        cues.insert(Cue::Checkpoint);
+    }
+    if out.finished {
+        cues.insert(Cue::Goal);
+    }
+    cues
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world(on_ground: bool, reached: Vec<bool>) -> World {
+        let mut w = World::default();
+        w.player.on_ground = on_ground;
+        w.reached = reached;
+        w
+    }
+
+    fn names(c: CueSet) -> Vec<&'static str> {
+        c.iter().map(Cue::name).collect()
+    }
+
+    #[test]
+    fn a_ground_jump_is_jump_and_an_airborne_one_is_a_wall_jump() {
+        let out = TickOutcome { jump_started: true, ..Default::default() };
+        let after = world(false, vec![]);
+        let ground = CueBefore { on_ground: true, ..Default::default() };
+        let coyote = CueBefore { coyote: 3, ..Default::default() };
+        let air = CueBefore::default();
+        assert_eq!(names(tick_cues(&ground, &after, &out)), ["jump"]);
+        assert_eq!(names(tick_cues(&coyote, &after, &out)), ["jump"]);
+        assert_eq!(names(tick_cues(&air, &after, &out)), ["wall_jump"]);
+    }
+
+    #[test]
+    fn landing_death_respawn_checkpoint_goal() {
+        let none = TickOutcome::default();
+        let air = CueBefore::default();
+        assert_eq!(names(tick_cues(&air, &world(true, vec![]), &none)), ["land"]);
+        // Standing on: no land.
+        let stood = CueBefore { on_ground: true, ..Default::default() };
+        assert!(tick_cues(&stood, &world(true, vec![]), &none).is_empty());
+        // A death respawns in the same tick; the respawn point may be on the ground: no land.
+        let died = TickOutcome { died: true, respawned: true, ..Default::default() };
+        assert_eq!(names(tick_cues(&air, &world(true, vec![]), &died)), ["death", "respawn"]);
+        // A checkpoint touched again is no cue; a new one is.
+        let one = CueBefore { reached: 1, ..Default::default() };
+        assert!(tick_cues(&one, &world(false, vec![true]), &none).is_empty());
+        assert_eq!(names(tick_cues(&one, &world(false, vec![true, true]), &none)), ["checkpoint"]);
+        let fin = TickOutcome { finished: true, ..Default::default() };
+        assert_eq!(names(tick_cues(&stood, &world(true, vec![]), &fin)), ["goal"]);
+    }
+
+    #[test]
+    fn a_set_serialises_as_names_in_order() {
+        let s: CueSet = [Cue::Goal, Cue::Jump, Cue::Goal].into_iter().collect();
+        assert_eq!(serde_json::to_string(&s).expect("serialises"), r#"["jump","goal"]"#);
+        assert_eq!(serde_json::to_string(&CueSet::EMPTY).expect("serialises"), "[]");
+        let names: Vec<_> = Cue::ALL.iter().map(|c| c.name()).collect();
+        let mut unique = names.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), 12);
+    }
+}

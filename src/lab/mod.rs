@@ -11,6 +11,7 @@ pub mod report;
 pub mod runner;
 pub mod script;
 pub mod shots;
+pub mod tick_script;
 pub mod writer;
 
 pub use runner::{LabError, LabOptions, run_script, run_script_observed};

@@ -20,4 +20,5 @@ pub mod render;
 pub mod save;
 pub mod sim;
 pub mod time;
+pub mod timer;
 pub mod ui;

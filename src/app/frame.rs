@@ -77,8 +77,10 @@ impl App {
             if let Some(r) = &mut self.recorder {
                 r.frame(now);
             }
+            self.ghosts.after_frame(&self.game);
             self.telemetry.push(stats);
             if self.game.world().level_complete {
+                self.finish_run();
                 self.save_progress();
                 if self.recorder.is_some() {
                     // A recording replays one level: end the session on its goal.
@@ -101,6 +103,7 @@ impl App {
             self.build_ui(&mut ui, frame.size);
             if let Some(g) = &mut self.gfx {
                 let mut view = self.game.view();
+                view.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
                 if !self.stress.is_empty() {
                     let origin = view.camera - VIEW_SIZE / 2.0;
                     self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);

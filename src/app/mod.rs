@@ -25,7 +25,8 @@
 //! pad buttons are the table in [`commands`]; the decisions the app takes are small pure
 //! modules beside it: [`commands`] (key/pad → [`commands::Command`]), [`session`] (mode and
 //! level progression), [`frame_ui`] (which UI a frame shows) and [`wake`] (when the event
-//! loop runs the next frame).
+//! loop runs the next frame); `runs.rs` starts and finishes each level's timer and ghost
+//! ([`ghosts`], [`crate::timer`]).
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
 //! needs Esc (or the pad's Start). Only a focus the window had counts: the "unfocused" X11 reports as the window
@@ -62,8 +63,10 @@ mod clock;
 pub mod commands;
 mod frame;
 pub mod frame_ui;
+pub mod ghosts;
 mod graphics;
 mod options;
+mod runs;
 mod saved;
 pub mod session;
 mod summary;
@@ -127,6 +130,8 @@ struct App {
     stress_drawn: Vec<glam::DVec2>,
     /// Minimised/occluded state and the loop's wake-ups meanwhile.
     visibility: Visibility,
+    /// The ghost of the best run and the attempt being written ([`ghosts`]).
+    ghosts: ghosts::Ghosts,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -228,6 +233,9 @@ impl App {
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::GameSpeed { up } => self.step_game_speed(up),
+            Command::ToggleGhost => {
+                log::info!("ghost {}", if self.ghosts.toggle() { "shown" } else { "hidden" })
+            }
         }
     }
 
@@ -259,7 +267,6 @@ impl App {
     /// Level finished: note its result, then the next level in the folder, or the end screen
     /// after the last one.
     fn complete_level(&mut self) {
-        self.session.finish_level(&self.game.level().name, self.game.world());
         let next = next_level_path(&self.session.level_path).and_then(|p| {
             match crate::level::tiled_map::load_tmx(&p) {
                 Ok(level) => Some((p, level)),
@@ -281,7 +288,7 @@ impl App {
                 self.release_keyboard(t);
                 let (game, rec) = (&mut self.game, &mut self.recorder);
                 self.pads.release_all(&mut |ev| push_at(game, rec, t, ev));
-                self.session.start_level(self.game.world());
+                self.start_run();
             }
             None => {
                 log::info!("last level complete: end screen");
@@ -294,7 +301,7 @@ impl App {
     fn play_again(&mut self) {
         let level = self.session.restart();
         self.game.load_level(level);
-        self.session.start_level(self.game.world());
+        self.start_run();
         self.resume();
     }
 
@@ -318,6 +325,7 @@ impl App {
                 KeyCode::Escape => commands::KeyCode::Escape,
                 KeyCode::Minus | KeyCode::NumpadSubtract => commands::KeyCode::Minus,
                 KeyCode::Equal | KeyCode::NumpadAdd => commands::KeyCode::Equal,
+                KeyCode::KeyG => commands::KeyCode::G,
                 _ => commands::KeyCode::Other,
             },
             types_q: matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q")),
@@ -471,6 +479,8 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let config = StepperConfig::default();
     let recorder =
         opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config, opts.game_speed));
+    let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
+    let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
@@ -514,7 +524,9 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
+        ghosts,
     };
+    app.start_run();
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {
         return Err(e);

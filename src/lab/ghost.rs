@@ -48,12 +48,21 @@ pub enum GhostError {
 pub fn load(path: &Path, tick_hz: u32) -> Result<GhostTrack, GhostError> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| GhostError::Read { path: path.to_path_buf(), source })?;
+    load_text(&text, path, tick_hz)
+}
+
+/// [`load`] for a script already in memory, named `path` (relative `level` paths are read
+/// from its folder).
+///
+/// # Errors
+/// As [`load`], but for reading.
+pub fn load_text(text: &str, path: &Path, tick_hz: u32) -> Result<GhostTrack, GhostError> {
     let opts = LabOptions {
         script_name: path.display().to_string(),
         script_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         summary_only: true,
     };
-    let mut script = parse_script(&text, &opts).map_err(GhostError::Script)?;
+    let mut script = parse_script(text, &opts).map_err(GhostError::Script)?;
     script.ghost = None;
     let mut builder = Builder::default();
     let report = run_parsed(

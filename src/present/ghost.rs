@@ -59,7 +59,7 @@ impl GhostTrack {
 
     /// The last tick of the run.
     pub fn last_tick(&self) -> u64 {
-        self.ticks.len() as u64 - 1
+        self.ticks.len().saturating_sub(1) as u64
     }
 
     /// The player after tick `tick`, if the run got that far.

@@ -9,7 +9,8 @@
 //! from character counts.
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
-//! [`mod@hud`], [`screens`] (pause, end), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! [`mod@hud`], [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
+//! level-complete banner), [`telemetry`] (ring buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;
@@ -17,6 +18,7 @@ pub mod graphs;
 pub mod hud;
 pub mod layout;
 pub mod screens;
+pub mod splits;
 pub mod style;
 pub mod telemetry;
 
@@ -24,5 +26,6 @@ pub use f3::{OverlayInfo, overlay_lines, telemetry_overlay};
 pub use hud::{Hud, format_clock, hud, truncate};
 pub use layout::{Layer, Rect, Screen, solid};
 pub use screens::{LevelResult, end_screen, pause_screen};
+pub use splits::level_complete;
 pub use style::colors;
 pub use telemetry::{HISTORY, Telemetry, TelemetryStats};

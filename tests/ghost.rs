@@ -11,7 +11,9 @@ mod common;
 use common::root;
 use common::scratch::Scratch;
 use ledge::game_loop::Point;
+use ledge::lab::recut::{Recut, run_recut};
 use ledge::lab::report::Report;
+use ledge::lab::tick_script::TickScript;
 use ledge::present::interp::lerp;
 
 fn dir() -> std::path::PathBuf {
@@ -23,9 +25,15 @@ fn case(name: &str) -> Report {
     common::lab::run(&text, &common::lab::options(name, &dir(), false))
 }
 
-/// The ghost's player by tick number (index 0: the start) from its own report.
+/// The ghost's player by tick number (index 0: the start, at the cases' spawn) from its own
+/// report.
 fn track(r: &Report) -> Vec<glam::DVec2> {
-    let mut v = vec![glam::DVec2::new(82.0, 90.0)];
+    track_from(r, glam::DVec2::new(82.0, 90.0))
+}
+
+/// [`track`] for a run that starts at `spawn`.
+fn track_from(r: &Report, spawn: glam::DVec2) -> Vec<glam::DVec2> {
+    let mut v = vec![spawn];
     for t in r.ticks.as_deref().expect("full report") {
         v.truncate(t.tick as usize);
         v.push(glam::DVec2::new(t.player.x, t.player.y));
@@ -115,5 +123,66 @@ fn a_missing_malformed_or_other_rate_ghost_exits_2_naming_it() {
         assert_eq!(o.status.code(), Some(2), "{ghost}: {err}");
         assert_eq!(err.lines().count(), 1, "one line: {err}");
         assert!(err.contains(":1: ghost ") && err.contains(why), "{ghost}: {err}");
+    }
+}
+
+#[test]
+fn re_cut_five_ways_the_ghost_still_leaves_the_hash_alone() {
+    let text = std::fs::read_to_string(dir().join("ghost-rewind.lab")).unwrap();
+    let want = case("ghost-rewind-none.lab").summary.state_hash;
+    for cut in ["30", "60", "144", "240", "jitter:20261201"] {
+        let opts = common::lab::options("ghost-rewind.lab", &dir(), false);
+        let r = run_recut(&text, &opts, cut.parse::<Recut>().unwrap(), &mut |_, _| Ok(())).unwrap();
+        assert_eq!(r.summary.state_hash, want, "--recut {cut}");
+        assert!(r.frames.unwrap().iter().all(|f| f.drawn_ghost.is_some()), "--recut {cut}");
+    }
+}
+
+#[test]
+fn an_attempt_written_tick_by_tick_plays_as_a_ghost_of_the_same_run() {
+    // What the game keeps of a level attempt (lab::tick_script), used as a `ghost` line.
+    let level = root().join("assets/levels/level1.tmx");
+    let run = format!(
+        "level {}\npress right @0\npress jump @250\nrelease jump @400\nframe 7 x50\nframe 23 x40\n",
+        level.display()
+    );
+    let opts = common::lab::options("attempt", root(), false);
+    let played = common::lab::run(&run, &opts);
+    let tuning = ledge::sim::Tuning::load(&root().join("assets/tuning.toml")).unwrap();
+    let mut attempt = TickScript::new(&level, &tuning, &ledge::time::StepperConfig::default());
+    for t in played.ticks.as_deref().unwrap() {
+        attempt.tick(&t.input);
+    }
+    let s = Scratch::new("ghost-attempt");
+    std::fs::write(s.path("attempt.lab"), attempt.text()).unwrap();
+    let live =
+        format!("ghost {}\nlevel {}\nframe 10 x150\n", s.path("attempt.lab").display(), level.display());
+    let live = common::lab::run(&live, &opts);
+    let spawn = ledge::level::tiled_map::load_tmx(&level).unwrap().spawn;
+    let ghost = track_from(&played, spawn);
+    assert_eq!(ghost.len(), 76 + 1, "1,270 ms of ticks in the attempt");
+    let checked = check_alignment(&live, &ghost);
+    assert!(checked > 50 && checked < 150, "{checked} frames within the attempt's ticks");
+}
+
+#[cfg(feature = "game")]
+#[test]
+fn the_games_ghost_flag_exits_2_naming_a_missing_or_malformed_file() {
+    let s = Scratch::new("ghost-flag");
+    std::fs::write(s.path("bad.lab"), "frame 10\nbogus 1\n").unwrap();
+    for (file, why) in [
+        (s.path("nowhere.lab"), "nowhere.lab: No such file"),
+        (s.path("bad.lab"), "bad.lab:2: unknown directive"),
+    ] {
+        let o = common::ledge()
+            .arg("--ghost")
+            .arg(&file)
+            .arg("--save-dir")
+            .arg(s.path("save"))
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.lines().count() == 1 && err.starts_with("ledge: ghost ") && err.contains(why), "{err}");
     }
 }

@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum GhostError {
     /// The file cannot be read (missing, a folder, not UTF-8, ...).
-    #[error("ghost {}: {source}", path.display())]
+    #[error("ghost {}: {error}", path.display())]
     Read {
         /// The ghost file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, said once).
+        error: std::io::Error,
     },
     /// The file is no valid script, or fails while it replays (the error names its line).
     #[error("ghost {0}")]
@@ -47,7 +47,7 @@ pub enum GhostError {
 /// a bad line), or ticks at another rate.
 pub fn load(path: &Path, tick_hz: u32) -> Result<GhostTrack, GhostError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|source| GhostError::Read { path: path.to_path_buf(), source })?;
+        .map_err(|error| GhostError::Read { path: path.to_path_buf(), error })?;
     load_text(&text, path, tick_hz)
 }
 

@@ -412,11 +412,6 @@ impl Loop {
         &self.drawn_entities
     }
 
-    /// The tick the drawn bodies are interpolated from (a ghost too: [`crate::present::ghost`]).
-    pub fn prev_tick(&self) -> u64 {
-        self.prev_tick
-    }
-
     /// The camera after the last frame.
     pub fn camera(&self) -> &Camera {
         &self.camera

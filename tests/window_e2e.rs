@@ -151,7 +151,8 @@ fn escape_pauses_and_q_quits() {
     let _serial = serial();
     let scratch = Scratch::new("esc");
     let x = Xvfb::start();
-    let mut game = x.game(&scratch, &["--fps-cap", "60"]);
+    // A level named: without one (and nothing scripted) the game opens its title screen.
+    let mut game = x.game(&scratch, &["--level", "assets/levels/level1.tmx", "--fps-cap", "60"]);
     let win = x.wait_window(&mut game);
     x.focus(&win);
     thread::sleep(Duration::from_millis(300));

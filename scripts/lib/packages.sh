@@ -16,6 +16,11 @@ runtime_packages=(
     libvulkan1 mesa-vulkan-drivers libegl1                       # wgpu: Vulkan loader, lavapipe, EGL
 )
 
+# scripts/determinism (run by scripts/test): the aarch64 build is linked with the cross gcc and
+# run under qemu-user with the cross C library (-L /usr/aarch64-linux-gnu); Node's built-in WASI
+# (Debian's Node 18 has it) runs the wasm32 build.
+determinism_packages=(qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross nodejs)
+
 # install_missing TAG PACKAGE...: apt-get install those of PACKAGE... that dpkg does not list as
 # installed (nothing at all when every one is), as root or through sudo. TAG prefixes messages.
 install_missing() {

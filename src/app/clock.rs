@@ -12,7 +12,8 @@
 //! paused no `Loop::frame` runs and no frame is recorded. On pausing, the keyboard's held
 //! actions are released at the pause instant (recorded as ordinary releases) and forgotten;
 //! game keys are not forwarded while paused, so after resuming a key must be pressed again.
-//! Gamepad events keep flowing with the frozen time and take effect on resume.
+//! Gamepad game input is not forwarded either while a menu is open (its South button confirms
+//! there, and must not jump on resume); what a pad holds is released when a level starts.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

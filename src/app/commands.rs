@@ -16,6 +16,10 @@
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //! | − / = (+) | game speed 10 % down / up (50–100 %; not while recording) | same | — |
 //! | G | the ghost of the best run shown / hidden | same | — |
+//!
+//! While a menu is open (paused, end screen, title) the menus take the keys first
+//! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
+//! table does (a test there checks it), and F3, F11 and Alt+Enter still come here.
 
 use super::session::Mode;
 use crate::input::gamepad::PadMenu;
@@ -80,7 +84,7 @@ fn toggle_pause(mode: Mode) -> Option<Command> {
     match mode {
         Mode::Playing => Some(Command::Pause),
         Mode::Paused => Some(Command::Resume),
-        Mode::Finished => None,
+        Mode::Finished | Mode::Title => None,
     }
 }
 
@@ -110,7 +114,7 @@ pub fn pad_command(button: PadMenu, mode: Mode) -> Option<Command> {
         (PadMenu::Start, Mode::Finished) => Some(Command::PlayAgain),
         (PadMenu::Start, _) => toggle_pause(mode),
         (PadMenu::Select, Mode::Paused | Mode::Finished) => Some(Command::Quit),
-        (PadMenu::Select, Mode::Playing) => None,
+        (PadMenu::Select, Mode::Playing | Mode::Title) => None,
     }
 }
 

@@ -9,6 +9,7 @@ use super::session::Mode;
 use super::wake::{self, FrameEnd, Wake};
 use super::{App, frame_ui};
 use crate::present::view::VIEW_SIZE;
+use crate::ui::menu::Context;
 use crate::ui::{Hud, Layer, OverlayInfo};
 use std::time::{Duration, Instant};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
@@ -42,6 +43,16 @@ impl App {
                 stress: self.stress.len(),
             },
         });
+        let levels = self.level_entries();
+        let menu = (self.session.mode != Mode::Playing).then(|| frame_ui::MenuUi {
+            menu: &self.menus.menu,
+            ctx: Context {
+                settings: self.opts.save.settings(),
+                levels: &levels,
+                speed_percent: self.game.game_speed().percent(),
+            },
+            t_s: self.menus.opened.elapsed().as_secs_f64(),
+        });
         let frame = frame_ui::FrameUi {
             mode: self.session.mode,
             hud: Hud {
@@ -54,6 +65,7 @@ impl App {
             },
             f3,
             results: self.session.results(),
+            menu,
         };
         frame_ui::build(out, size, &frame);
     }
@@ -102,8 +114,14 @@ impl App {
             let mut ui = std::mem::take(&mut self.ui);
             self.build_ui(&mut ui, frame.size);
             if let Some(g) = &mut self.gfx {
-                let mut view = self.game.view();
-                view.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                let mut view = if self.session.mode == Mode::Title {
+                    let t_s = self.menus.opened.elapsed().as_secs_f64();
+                    super::menus::title_view(self.session.first(), t_s, self.opts.reduced_motion)
+                } else {
+                    let mut v = self.game.view();
+                    v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                    v
+                };
                 if !self.stress.is_empty() {
                     let origin = view.camera - VIEW_SIZE / 2.0;
                     self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);

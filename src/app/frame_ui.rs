@@ -1,12 +1,15 @@
 //! Which UI a frame shows: the HUD while a level is on (with the last level's splits for its
-//! first seconds), the F3 overlay when asked for, the pause or end screen by [`Mode`]; built
-//! into a [`Layer`] by `crate::ui`.
+//! first seconds), the F3 overlay when asked for, the menu page open (title, level select,
+//! pause menu, settings, end screen: `crate::ui::pages`) by [`Mode`]; built into a [`Layer`]
+//! by `crate::ui`.
 //!
 //! Clock: render frame. Pure: the app gathers the numbers ([`FrameUi`]) and hands the layer to
 //! the renderer. The end screen shows no F3 overlay: the clock is stopped there, and the panel
 //! would cover the results table.
 
 use super::session::Mode;
+use crate::ui::menu::{Context, Menu};
+use crate::ui::pages::{self, PageInfo};
 use crate::ui::{self, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
 
 /// The F3 overlay's inputs.
@@ -31,15 +34,37 @@ pub struct FrameUi<'a> {
     pub f3: Option<F3<'a>>,
     /// The levels finished (the end screen's table).
     pub results: &'a [LevelResult],
+    /// The menus, while one is open (every mode but playing); without them the pause and end
+    /// screens are the plain ones.
+    pub menu: Option<MenuUi<'a>>,
+}
+
+/// The menus as a frame draws them.
+#[derive(Clone, Copy, Debug)]
+pub struct MenuUi<'a> {
+    /// Their state (page, cursor, rebinding).
+    pub menu: &'a Menu,
+    /// The settings and levels they show.
+    pub ctx: Context<'a>,
+    /// Seconds since the menus opened (the title's blinking; frame clock).
+    pub t_s: f64,
 }
 
 /// Build `frame`'s UI for a `size` (width, height) pixel target into `out` (cleared first).
 pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
     out.clear();
     let scr = Screen::new(size.0, size.1);
-    if frame.mode == Mode::Finished {
-        ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz);
-        return;
+    let page = |out: &mut Layer, m: &MenuUi<'_>| {
+        let info = PageInfo { t_s: m.t_s, tick_hz: frame.hud.tick_hz, results: frame.results };
+        pages::draw(out, &scr, m.menu, &m.ctx, &info);
+    };
+    match (frame.mode, &frame.menu) {
+        (Mode::Finished | Mode::Title, Some(m)) => return page(out, m),
+        (Mode::Finished, None) => {
+            ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz, "Play again");
+            return;
+        }
+        _ => {}
     }
     ui::hud(out, &scr, &frame.hud);
     // The last level's splits, for the first seconds of the next one.
@@ -50,8 +75,10 @@ pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
     if let Some(f3) = &frame.f3 {
         ui::telemetry_overlay(out, &scr, f3.telemetry, f3.shown, &f3.info);
     }
-    if frame.mode == Mode::Paused {
-        ui::pause_screen(out, &scr);
+    match (frame.mode, &frame.menu) {
+        (Mode::Paused, Some(m)) => page(out, m),
+        (Mode::Paused, None) => ui::pause_screen(out, &scr),
+        _ => {}
     }
 }
 
@@ -72,6 +99,7 @@ mod tests {
             },
             f3,
             results: &[],
+            menu: None,
         }
     }
 
@@ -120,5 +148,26 @@ mod tests {
         };
         assert!(shows(0) && shows(179));
         assert!(!shows(180), "3 s of game time at 60 Hz");
+    }
+
+    #[test]
+    fn menus_draw_over_the_hud_or_alone() {
+        use crate::ui::menu::Page;
+        let settings = crate::save::Settings::default();
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let texts = |mode, page| {
+            let menu = Menu::new(page);
+            let mut f = frame(mode, None);
+            f.menu = Some(MenuUi { menu: &menu, ctx, t_s: 0.0 });
+            let mut out = Layer::default();
+            build(&mut out, (1280, 720), &f);
+            out.text.iter().map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
+        };
+        let title = texts(Mode::Title, Page::Title);
+        assert!(title.contains("LEDGE") && !title.contains("Meadow"), "no HUD on the title: {title}");
+        let paused = texts(Mode::Paused, Page::Pause);
+        assert!(paused.starts_with("Meadow") && paused.contains("▶ Resume"), "{paused}");
+        let end = texts(Mode::Finished, Page::End);
+        assert!(end.starts_with("You made it!") && end.contains("Back to title"), "{end}");
     }
 }

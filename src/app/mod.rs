@@ -26,7 +26,9 @@
 //! modules beside it: [`commands`] (key/pad → [`commands::Command`]), [`session`] (mode and
 //! level progression), [`frame_ui`] (which UI a frame shows) and [`wake`] (when the event
 //! loop runs the next frame); `runs.rs` starts and finishes each level's timer and ghost
-//! ([`ghosts`], [`crate::timer`]).
+//! ([`ghosts`], [`crate::timer`]). With no level named and nothing scripted the game opens on
+//! the title; every mode but playing has a menu open, and `menus.rs` takes the keys and pad
+//! presses then (title, level select, pause menu, settings, end screen).
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
 //! needs Esc (or the pad's Start). Only a focus the window had counts: the "unfocused" X11 reports as the window
@@ -65,6 +67,7 @@ mod frame;
 pub mod frame_ui;
 pub mod ghosts;
 mod graphics;
+mod menus;
 mod options;
 mod runs;
 mod saved;
@@ -132,6 +135,8 @@ struct App {
     visibility: Visibility,
     /// The ghost of the best run and the attempt being written ([`ghosts`]).
     ghosts: ghosts::Ghosts,
+    /// The title, level select, pause, settings and end menus (`menus.rs`).
+    menus: menus::Menus,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -172,6 +177,9 @@ impl App {
             self.toggle_fullscreen();
         }
         self.start = Some(Instant::now());
+        if self.session.mode == Mode::Title {
+            self.clock.freeze(0);
+        }
         Ok(())
     }
 
@@ -184,6 +192,7 @@ impl App {
         self.release_keyboard(t);
         self.clock.freeze(wall);
         self.session.mode = mode;
+        self.open_menu(mode);
         log::info!("{mode:?} at game time {:.3} s", t as f64 / 1e9);
         self.request_redraw();
     }
@@ -280,15 +289,10 @@ impl App {
             Some((path, level)) => {
                 log::info!("level complete; now playing {}", path.display());
                 self.session.level_path = path;
-                self.game.load_level(level);
                 // A level starts from rest: keys and pad buttons held through the goal are
                 // released before its first tick, so every start is the same whatever was held
                 // (press again to go).
-                let t = self.now_ns();
-                self.release_keyboard(t);
-                let (game, rec) = (&mut self.game, &mut self.recorder);
-                self.pads.release_all(&mut |ev| push_at(game, rec, t, ev));
-                self.start_run();
+                self.enter_level(level);
             }
             None => {
                 log::info!("last level complete: end screen");
@@ -356,6 +360,9 @@ impl ApplicationHandler for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),
             WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+                if self.menu_key(event_loop, &event, is_synthetic) {
+                    return; // a menu is open: see menus.rs
+                }
                 if event.state == ElementState::Pressed
                     && !event.repeat
                     && !is_synthetic
@@ -431,12 +438,22 @@ impl ApplicationHandler for App {
             let t = self.now_ns();
             let (game, rec) = (&mut self.game, &mut self.recorder);
             let mut menu = Vec::new();
-            self.pads.poll(&mut |ev| push_at(game, rec, t, ev), &mut |m| menu.push(m));
-            for m in menu {
+            // Pad game input counts only while playing (a menu's A is no jump on resume).
+            let playing = self.session.mode == Mode::Playing;
+            self.pads.poll(
+                &mut |ev| {
+                    if playing {
+                        push_at(game, rec, t, ev)
+                    }
+                },
+                &mut |m| menu.push(m),
+            );
+            for m in menu.into_iter().filter(|_| playing) {
                 if let Some(command) = commands::pad_command(m, self.session.mode) {
                     self.command(event_loop, command);
                 }
             }
+            self.menu_pads(event_loop, !playing);
         }
         if self.exit_due() {
             event_loop.exit();
@@ -495,6 +512,10 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     event_loop.set_control_flow(ControlFlow::Wait);
 
     let stress = opts.stress;
+    // No level named and nothing scripted (`--record`, `--exit-after`, `--stress`): the title.
+    let title = opts.level.is_none() && opts.record.is_none() && opts.exit_after.is_none() && stress == 0;
+    let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
+    let menus = menus::Menus::new(shipped_first.as_deref());
     let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();
     pads.set_map(pad_map);
@@ -525,8 +546,12 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
         ghosts,
+        menus,
     };
     app.start_run();
+    if title {
+        app.session.mode = Mode::Title;
+    }
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {
         return Err(e);

@@ -19,6 +19,9 @@ pub enum Mode {
     Paused,
     /// The end screen after the last level: clock stopped.
     Finished,
+    /// The title screen and the pages opened from it (level select, settings): clock stopped,
+    /// no level on.
+    Title,
 }
 
 /// The run of levels from the first one to the end screen.
@@ -89,6 +92,18 @@ impl Session {
         });
     }
 
+    /// The first level (the title's background, and where play-again starts).
+    pub fn first(&self) -> &Level {
+        &self.first_level.1
+    }
+
+    /// A level chosen in the menus, loaded from `path`, is about to start: it becomes the
+    /// current level and the run's results start afresh (the end screen lists this run).
+    pub fn choose(&mut self, path: PathBuf) {
+        self.level_path = path;
+        self.results.clear();
+    }
+
     /// The levels finished since the first, in order.
     pub fn results(&self) -> &[LevelResult] {
         &self.results
@@ -132,5 +147,12 @@ mod tests {
         assert_eq!(s.level_path, PathBuf::from("levels/level1.tmx"));
         assert!(s.results().is_empty());
         assert_eq!(s.levels_completed, 1, "play-again keeps the session's count");
+        s.finish_level("one", &w, split);
+        s.choose(PathBuf::from("levels/level3.tmx"));
+        assert!(s.results().is_empty(), "a level chosen in the menus starts a new run");
+        assert_eq!(
+            (s.level_path.to_str(), s.first().name.as_str()),
+            (Some("levels/level3.tmx"), level.name.as_str())
+        );
     }
 }

@@ -35,6 +35,48 @@ pub fn button(name: &str) -> Option<Button> {
     BUTTON_NAMES.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
 }
 
+/// The name of a bindable button (the inverse of [`button`]); `None` for Start, Select, Mode.
+pub fn button_name(b: Button) -> Option<&'static str> {
+    BUTTON_NAMES.iter().find(|(_, k)| *k == b).map(|&(n, _)| n)
+}
+
+/// A press on a pad as the menus read it ([`Pads::take_presses`]): a button, or the left
+/// stick pushed past half way in a direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadPress {
+    /// A button went down (any button, bound or not).
+    Button(Button),
+    /// The left stick crossed half way: x -1 left, 1 right; y -1 down, 1 up (one of them 0).
+    Stick {
+        /// Horizontal direction.
+        x: i8,
+        /// Vertical direction.
+        y: i8,
+    },
+}
+
+/// How far the stick must go for a menu step.
+const MENU_STICK: f32 = 0.5;
+
+/// The left stick moved to `v` on one axis, whose menu direction was `*now`: a menu press
+/// into `presses` when it crosses half way (`vertical`: the y axis, up positive).
+fn stick_press(now: &mut i8, v: f32, vertical: bool, presses: &mut Vec<PadPress>) {
+    let dir = if v > MENU_STICK {
+        1
+    } else if v < -MENU_STICK {
+        -1
+    } else {
+        0
+    };
+    if std::mem::replace(now, dir) != dir && dir != 0 {
+        presses.push(if vertical {
+            PadPress::Stick { x: 0, y: dir }
+        } else {
+            PadPress::Stick { x: dir, y: 0 }
+        });
+    }
+}
+
 /// Which actions each bound button holds ([`BindMap`] over gilrs' [`Button`]).
 pub type PadMap = BindMap<Button>;
 
@@ -206,6 +248,10 @@ pub struct Pads {
     tracker: PadTracker,
     /// Which actions each button holds.
     map: PadMap,
+    /// Presses since the last [`Pads::take_presses`], for the menus.
+    presses: Vec<PadPress>,
+    /// The left stick's menu direction now (x, y), each -1, 0 or 1.
+    stick: (i8, i8),
 }
 
 impl std::fmt::Debug for Pads {
@@ -243,7 +289,7 @@ impl Pads {
                     .collect()
             })
             .unwrap_or_default();
-        Self { gilrs, initial, tracker: PadTracker::default(), map: PadMap::default() }
+        Self { gilrs, initial, ..Self::disabled() }
     }
 
     /// Use the bindings of `map` from now on.
@@ -254,12 +300,25 @@ impl Pads {
     /// A `Pads` that never reports anything: what [`Pads::new`] falls back to when gilrs cannot
     /// start, without trying (tests).
     pub fn disabled() -> Self {
-        Self { gilrs: None, initial: Vec::new(), tracker: PadTracker::default(), map: PadMap::default() }
+        Self {
+            gilrs: None,
+            initial: Vec::new(),
+            tracker: PadTracker::default(),
+            map: PadMap::default(),
+            presses: Vec::new(),
+            stick: (0, 0),
+        }
     }
 
     /// Release every held pad action (see [`PadTracker::release_all`]).
     pub fn release_all(&mut self, out: &mut impl FnMut(InputEvent)) {
         self.tracker.release_all(out);
+    }
+
+    /// The presses since the last call (for the menus; the app takes them every poll, so at
+    /// most a few wait here).
+    pub fn take_presses(&mut self) -> Vec<PadPress> {
+        std::mem::take(&mut self.presses)
     }
 
     /// Drain gilrs' pending events, emitting the [`InputEvent`]s they make in order, and each
@@ -289,6 +348,9 @@ impl Pads {
                 }
                 EventType::ButtonPressed(b, _) | EventType::ButtonReleased(b, _) => {
                     let down = matches!(ev.event, EventType::ButtonPressed(..));
+                    if down {
+                        self.presses.push(PadPress::Button(b));
+                    }
                     let actions = self.map.actions(b);
                     if actions.is_empty() {
                         if let Some(m) = menu_for(b).filter(|_| down) {
@@ -300,7 +362,14 @@ impl Pads {
                     }
                     continue;
                 }
-                EventType::AxisChanged(Axis::LeftStickX, x, _) => PadEvent::StickX { pad, x },
+                EventType::AxisChanged(Axis::LeftStickY, y, _) => {
+                    stick_press(&mut self.stick.1, y, true, &mut self.presses);
+                    continue;
+                }
+                EventType::AxisChanged(Axis::LeftStickX, x, _) => {
+                    stick_press(&mut self.stick.0, x, false, &mut self.presses);
+                    PadEvent::StickX { pad, x }
+                }
                 _ => continue,
             };
             self.tracker.handle(pe, out);
@@ -324,6 +393,18 @@ mod tests {
         let mut v = Vec::new();
         t.handle(ev, &mut |e| v.push(e));
         v
+    }
+
+    #[test]
+    fn the_stick_steps_menus_once_per_push() {
+        let mut now = 0;
+        let mut p = Vec::new();
+        for v in [0.2, 0.6, 0.9, 0.4, -0.7, -0.8, 0.0] {
+            stick_press(&mut now, v, true, &mut p);
+        }
+        assert_eq!(p, [PadPress::Stick { x: 0, y: 1 }, PadPress::Stick { x: 0, y: -1 }]);
+        assert_eq!(button_name(Button::South), Some("South"));
+        assert_eq!(button_name(Button::Start), None);
     }
 
     #[test]

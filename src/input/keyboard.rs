@@ -98,6 +98,11 @@ impl Keyboard {
         Self { map, ..Self::default() }
     }
 
+    /// The bindings in use (the menus move with the keys bound to the movement actions).
+    pub fn map(&self) -> &KeyMap {
+        &self.map
+    }
+
     /// Translate one winit key event. `is_synthetic` is the flag winit puts beside the event in
     /// `WindowEvent::KeyboardInput` (keys already down when focus returns). Unbound and
     /// unidentified keys produce nothing.

@@ -15,6 +15,7 @@
 //! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;
 //! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
+//! - [`pan`]: the title screen's camera, panning across a level;
 //! - [`stress`]: the `--stress` sprites;
 //! - [`surface_state`]: the window surface's size rules and acquire state machine;
 //! - [`text`]: [`text::TextItem`]s and the monospace metrics the UI lays out with.
@@ -29,6 +30,7 @@ pub mod ghost;
 pub mod instances;
 pub mod interp;
 pub mod letterbox;
+pub mod pan;
 pub mod spin;
 pub mod stress;
 pub mod surface_state;

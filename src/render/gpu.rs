@@ -261,6 +261,17 @@ impl Gpu {
         }
     }
 
+    /// Switch vsync on or off now: the present mode is chosen again ([`choose_present_mode`])
+    /// and the surface configured again at its size (from the next frame on).
+    pub fn set_vsync(&mut self, vsync: bool) {
+        let caps = self.surface.get_capabilities(&self.ctx.adapter);
+        self.config.present_mode = choose_present_mode(&caps.present_modes, vsync);
+        log::info!("vsync {vsync}: present mode {:?}", self.config.present_mode);
+        if let Some((w, h)) = self.state.configured() {
+            self.configure(w, h);
+        }
+    }
+
     /// The surface texture format (an sRGB format where the surface offers one).
     pub fn format(&self) -> wgpu::TextureFormat {
         self.config.format

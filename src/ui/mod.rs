@@ -10,14 +10,19 @@
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
 //! [`mod@hud`], [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
-//! level-complete banner), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! level-complete banner), [`menu`] (the menus' state machine), [`pages`] (what each menu page
+//! draws), [`settings_menu`] (the settings rows and the rebinding rule), [`telemetry`] (ring
+//! buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;
 pub mod graphs;
 pub mod hud;
 pub mod layout;
+pub mod menu;
+pub mod pages;
 pub mod screens;
+pub mod settings_menu;
 pub mod splits;
 pub mod style;
 pub mod telemetry;

@@ -51,8 +51,15 @@ pub struct LevelResult {
 
 /// The end screen after the last level: "You made it!", a row per level (deaths, IGT, RTA, the
 /// split against the best in green or red, whether rewind was used), a total row (against the
-/// sum of the bests), and the keys.
-pub fn end_screen(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_hz: u32) {
+/// sum of the bests), and the keys (Enter does `selected`, the end menu's chosen item). Returns
+/// the y under the keys' line, where the end menu's items go.
+pub fn end_screen(
+    out: &mut Layer,
+    scr: &Screen,
+    results: &[LevelResult],
+    tick_hz: u32,
+    selected: &str,
+) -> f32 {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, END_DIM_ALPHA));
     let cx = scr.view.x as f32 + scr.view.w as f32 * 0.5;
     let size = scr.text_px();
@@ -110,10 +117,13 @@ pub fn end_screen(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_h
         y += line;
     }
     y += line;
-    out.text.push(
-        TextItem::new("Enter / Start: play again  ·  Esc / Q: quit", cx, y, size, colors::TITLE)
-            .aligned(Align::Center),
-    );
+    let keys = if selected == "Play again" {
+        "Enter / Start: play again  ·  Esc / Q: quit".to_owned()
+    } else {
+        format!("Enter: {}  ·  Start: play again  ·  Esc / Q: quit", selected.to_lowercase())
+    };
+    out.text.push(TextItem::new(keys, cx, y, size, colors::TITLE).aligned(Align::Center));
+    y + 2.0 * line
 }
 
 #[cfg(test)]
@@ -146,7 +156,7 @@ mod tests {
             LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800, split: split(1800, Some(1830), 0) },
             LevelResult { name: "Caves".into(), deaths: 5, ticks: 3630, split: split(3630, None, 12) },
         ];
-        end_screen(&mut out, &scr, &results, 60);
+        end_screen(&mut out, &scr, &results, 60, "Play again");
         let texts: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts[0], "You made it!");
         assert!(texts.iter().any(|t| t.starts_with("Meadow") && t.contains("2") && t.contains("0:30.00")));

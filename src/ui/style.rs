@@ -10,8 +10,10 @@ pub mod colors {
     pub const TEXT: [u8; 4] = [236, 240, 246, 255];
     /// Secondary text (labels, hints).
     pub const DIM: [u8; 4] = [160, 172, 190, 255];
-    /// Headline text (pause, end screen).
+    /// Headline text (pause, end screen), the selected menu row.
     pub const TITLE: [u8; 4] = [255, 222, 120, 255];
+    /// A menu's message (a refused key, a rebinding done).
+    pub const NOTE: [u8; 4] = [250, 176, 96, 255];
     /// A frame at or under one 60 Hz frame; one tick in a frame.
     pub const GOOD: [u8; 3] = [92, 214, 120];
     /// A frame longer than one 60 Hz frame; two ticks in a frame.
@@ -36,6 +38,10 @@ pub const OVERLAY_TEXT_CHARS: usize = 56;
 
 /// Opacity of the panels behind text.
 pub const PANEL_ALPHA: f32 = 0.72;
+
+/// Opacity of the menus' list panels (more than [`PANEL_ALPHA`]: clouds and platforms behind
+/// a list of words made them hard to read).
+pub const MENU_ALPHA: f32 = 0.96;
 
 /// Opacity of the full-screen dimmer behind the pause screen.
 pub const PAUSE_DIM_ALPHA: f32 = 0.7;

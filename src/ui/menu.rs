@@ -1,0 +1,546 @@
+//! The menus' state machine: which page is open (title, level select, pause, settings, end),
+//! where the cursor is, a key being rebound, and what a menu input asks the app to do.
+//!
+//! Clock: event loop (one [`Menu::input`] per key or pad press). Menus never tick the
+//! simulation: the app freezes the game clock while one is open, and nothing here is part of
+//! any state hash. Pure: no winit, no gilrs; the app turns keys and buttons into [`Input`]s
+//! (and, while a key is being rebound, into [`Menu::capture`] calls with the key's name), and
+//! carries out the [`MenuAction`] returned. Drawn by [`super::pages`].
+//!
+//! Pages form a stack on a root: the title (then the level select, then settings), the pause
+//! menu (then settings) or the end screen. Back (Esc, pad B) pops a page; on a root it does
+//! what Esc always did there: the title quits, the pause menu resumes, the end screen quits.
+//!
+//! **Rebinding conflicts are refused**, with a message: a key that already holds another
+//! action is not taken from it (rebind that action first, or reset to the defaults). A key
+//! bound through the menu replaces the action's keys on that device. Swapping was the other
+//! choice; refusing never changes an action the player did not select.
+
+use super::settings_menu::adjust;
+pub use super::settings_menu::{Device, FPS_CAPS, SettingRow, key_label, rebind, setting_rows};
+use crate::save::Settings;
+use crate::save::progress::{LevelRecord, Progress};
+use crate::sim::action::Action;
+
+/// A menu input: what a key or a pad button means to the menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The keys bound to `up` (and the arrow), the pad's d-pad/stick up.
+    Up,
+    /// Down likewise.
+    Down,
+    /// Left likewise (changes a setting's value).
+    Left,
+    /// Right likewise.
+    Right,
+    /// Enter, Space, pad South (A).
+    Confirm,
+    /// Esc, pad East (B).
+    Back,
+    /// The key that types "q", pad Select: quit where the pause and end screens always did.
+    Quit,
+    /// Pad Start: resume on the pause menu, play again on the end screen, confirm elsewhere.
+    Start,
+    /// Any other key ("press any key" on the title).
+    Other,
+}
+
+/// What the app must do after a menu input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MenuAction {
+    /// Start level `index` of the level list.
+    Play(usize),
+    /// Close the pause menu: the game clock runs again.
+    Resume,
+    /// The current level again from its start.
+    Restart,
+    /// Leave the level for the title screen.
+    ToTitle,
+    /// From the end screen: the first level again.
+    PlayAgain,
+    /// Quit the game.
+    Quit,
+    /// One step of the game-speed assist, up or down (this run only; not while recording).
+    GameSpeed {
+        /// Faster (true) or slower.
+        up: bool,
+    },
+    /// Save these settings (atomically) and apply them at once.
+    Settings(Box<Settings>),
+}
+
+/// A page of the menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    /// The game's name over the moving level, "press any key".
+    Title,
+    /// The levels (open ones with their best results), then settings and quit.
+    LevelSelect,
+    /// Resume, restart level, settings, quit to title, quit.
+    Pause,
+    /// Volumes, display, key bindings.
+    Settings,
+    /// The results table; play again, back to title, quit.
+    End,
+}
+
+/// The pause menu's items, in order.
+pub const PAUSE_ITEMS: [&str; 5] = ["Resume", "Restart level", "Settings", "Quit to title", "Quit"];
+
+/// The end screen's items, in order.
+pub const END_ITEMS: [&str; 3] = ["Play again", "Back to title", "Quit"];
+
+/// A shipped level as the level select shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelEntry {
+    /// The level's name (its map's `name`).
+    pub name: String,
+    /// Its progress id (`level1`, ...).
+    pub id: String,
+    /// Its best results, if finished.
+    pub record: Option<LevelRecord>,
+    /// It can be played.
+    pub open: bool,
+}
+
+/// The level select's entries for the shipped levels `levels` ((id, name) in order) and the
+/// player's `progress`: levels open **in order** — the first always, each next one only when
+/// it is unlocked and every level before it is open (a hand-edited file that unlocks level 3
+/// without level 2 opens neither past level 1).
+pub fn level_entries(levels: &[(String, String)], progress: &Progress) -> Vec<LevelEntry> {
+    let mut open = true;
+    levels
+        .iter()
+        .enumerate()
+        .map(|(i, (id, name))| {
+            open = open && (i == 0 || progress.is_unlocked(id));
+            LevelEntry { name: name.clone(), id: id.clone(), record: progress.levels.get(id).copied(), open }
+        })
+        .collect()
+}
+
+/// What the menus read besides their own state: the settings in force, the level list, the
+/// game speed.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The settings in force (the settings page edits a copy and hands it back).
+    pub settings: &'a Settings,
+    /// The shipped levels.
+    pub levels: &'a [LevelEntry],
+    /// The game-speed assist now, percent (100: full speed).
+    pub speed_percent: u32,
+}
+
+/// A key being rebound: the device and action waiting for a key or button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capture {
+    /// Which device's binding.
+    pub device: Device,
+    /// Which action.
+    pub action: Action,
+}
+
+/// The menus' state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Menu {
+    /// Open pages, root first, each with its cursor (an item index).
+    stack: Vec<(Page, usize)>,
+    /// Waiting for a key to bind.
+    capture: Option<Capture>,
+    /// The last message (a refused key, a rebinding done); cleared by the next input.
+    message: Option<String>,
+}
+
+impl Menu {
+    /// The menus with `root` open (cursor on its first item; on the end screen, "Play again").
+    pub fn new(root: Page) -> Self {
+        Self { stack: vec![(root, 0)], capture: None, message: None }
+    }
+
+    /// The page on top.
+    pub fn page(&self) -> Page {
+        self.stack.last().map_or(Page::Title, |&(p, _)| p)
+    }
+
+    /// The root page (what the stack started from).
+    pub fn root(&self) -> Page {
+        self.stack.first().map_or(Page::Title, |&(p, _)| p)
+    }
+
+    /// The cursor on the page on top (an item index).
+    pub fn cursor(&self) -> usize {
+        self.stack.last().map_or(0, |&(_, c)| c)
+    }
+
+    /// The key being rebound, if any.
+    pub fn capture(&self) -> Option<Capture> {
+        self.capture
+    }
+
+    /// The message to show, if any.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// Show `msg` (until the next input): what the app refused to do.
+    pub fn say(&mut self, msg: impl Into<String>) {
+        self.message = Some(msg.into());
+    }
+
+    fn set_cursor(&mut self, c: usize) {
+        if let Some(top) = self.stack.last_mut() {
+            top.1 = c;
+        }
+    }
+
+    fn push(&mut self, page: Page, ctx: &Context<'_>) {
+        let first = match page {
+            Page::LevelSelect => ctx.levels.iter().rposition(|l| l.open).unwrap_or(0),
+            _ => 0,
+        };
+        self.stack.push((page, first));
+    }
+
+    /// How many items `page` has (0: none to select).
+    fn items(page: Page, ctx: &Context<'_>) -> usize {
+        match page {
+            Page::Title => 0,
+            Page::LevelSelect => ctx.levels.len() + 2,
+            Page::Pause => PAUSE_ITEMS.len(),
+            Page::Settings => setting_rows().len(),
+            Page::End => END_ITEMS.len(),
+        }
+    }
+
+    /// Whether item `i` of `page` can be selected (a locked level cannot).
+    fn selectable(page: Page, i: usize, ctx: &Context<'_>) -> bool {
+        page != Page::LevelSelect || ctx.levels.get(i).is_none_or(|l| l.open)
+    }
+
+    /// Move the cursor `by` (±1) to the next selectable item, wrapping.
+    fn step(&mut self, by: isize, ctx: &Context<'_>) {
+        let page = self.page();
+        let n = Self::items(page, ctx);
+        if n == 0 {
+            return;
+        }
+        let mut c = self.cursor();
+        for _ in 0..n {
+            c = (c as isize + by).rem_euclid(n as isize) as usize;
+            if Self::selectable(page, c, ctx) {
+                break;
+            }
+        }
+        self.set_cursor(c);
+    }
+
+    /// Back from the page on top: pop it, or on a root do what Esc did there.
+    fn back(&mut self) -> Option<MenuAction> {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+            return None;
+        }
+        match self.page() {
+            Page::Pause => Some(MenuAction::Resume),
+            Page::Title | Page::End => Some(MenuAction::Quit),
+            Page::LevelSelect | Page::Settings => None,
+        }
+    }
+
+    /// Handle one menu input with `ctx`; returns what the app must do, if anything.
+    pub fn input(&mut self, input: Input, ctx: &Context<'_>) -> Option<MenuAction> {
+        self.message = None;
+        if self.capture.is_some() {
+            // Only Esc / B end a capture without a key; the app sends keys to `capture`.
+            if input == Input::Back {
+                self.capture = None;
+                self.message = Some("Rebinding cancelled".to_owned());
+            }
+            return None;
+        }
+        let page = self.page();
+        let root = self.stack.len() == 1;
+        match (page, input) {
+            (Page::Title, Input::Back | Input::Quit) => return Some(MenuAction::Quit),
+            (Page::Title, _) => self.push(Page::LevelSelect, ctx),
+            (_, Input::Up) => self.step(-1, ctx),
+            (_, Input::Down) => self.step(1, ctx),
+            (Page::Pause, Input::Start) if root => return Some(MenuAction::Resume),
+            (Page::Pause | Page::End, Input::Quit) if root => return Some(MenuAction::Quit),
+            (Page::End, Input::Start) => return Some(MenuAction::PlayAgain),
+            (Page::Settings, Input::Left | Input::Right)
+                if setting_rows()[self.cursor()] == SettingRow::GameSpeed =>
+            {
+                return Some(MenuAction::GameSpeed { up: input == Input::Right });
+            }
+            (Page::Settings, Input::Left | Input::Right) => {
+                let by = if input == Input::Left { -1 } else { 1 };
+                return adjust(setting_rows()[self.cursor()], ctx.settings, by)
+                    .map(|s| MenuAction::Settings(Box::new(s)));
+            }
+            (_, Input::Back) => return self.back(),
+            (_, Input::Confirm | Input::Start) => return self.confirm(ctx),
+            _ => {}
+        }
+        None
+    }
+
+    /// Confirm the item under the cursor.
+    fn confirm(&mut self, ctx: &Context<'_>) -> Option<MenuAction> {
+        let c = self.cursor();
+        match self.page() {
+            Page::Title => self.push(Page::LevelSelect, ctx),
+            Page::LevelSelect => match c.checked_sub(ctx.levels.len()) {
+                None if ctx.levels[c].open => return Some(MenuAction::Play(c)),
+                None => self.message = Some("Locked: finish the level before it first".to_owned()),
+                Some(0) => self.push(Page::Settings, ctx),
+                Some(_) => return Some(MenuAction::Quit),
+            },
+            Page::Pause => {
+                return match c {
+                    0 => Some(MenuAction::Resume),
+                    1 => Some(MenuAction::Restart),
+                    2 => {
+                        self.push(Page::Settings, ctx);
+                        None
+                    }
+                    3 => Some(MenuAction::ToTitle),
+                    _ => Some(MenuAction::Quit),
+                };
+            }
+            Page::End => {
+                return Some(
+                    [MenuAction::PlayAgain, MenuAction::ToTitle, MenuAction::Quit][c.min(2)].clone(),
+                );
+            }
+            Page::Settings => match setting_rows()[c] {
+                SettingRow::Key(device, action) => {
+                    self.capture = Some(Capture { device, action });
+                }
+                SettingRow::ResetKeys => {
+                    let mut s = ctx.settings.clone();
+                    s.keys = Settings::default().keys;
+                    self.message = Some("Keys reset to the defaults".to_owned());
+                    return Some(MenuAction::Settings(Box::new(s)));
+                }
+                SettingRow::Back => return self.back(),
+                _ => {
+                    return adjust(setting_rows()[self.cursor()], ctx.settings, 1)
+                        .map(|s| MenuAction::Settings(Box::new(s)));
+                }
+            },
+        }
+        None
+    }
+
+    /// While a key is being rebound ([`Menu::capture`]): the player pressed a key or button
+    /// of `device`, named `name` as the settings write it (`None`: a key that cannot be bound —
+    /// Esc, F3, F11, pad Start/Select — shown as `shown`). Returns the new settings when the
+    /// binding was made; a refused key leaves a message and keeps waiting (Esc / B cancel).
+    pub fn capture_key(
+        &mut self,
+        device: Device,
+        name: Option<&str>,
+        shown: &str,
+        ctx: &Context<'_>,
+    ) -> Option<MenuAction> {
+        let cap = self.capture?;
+        if device != cap.device {
+            let want = if cap.device == Device::Keyboard { "a key" } else { "a pad button" };
+            self.message = Some(format!("Press {want} for {} (Esc: cancel)", cap.action.name()));
+            return None;
+        }
+        let Some(name) = name else {
+            self.message = Some(format!("{shown} cannot be bound"));
+            return None;
+        };
+        match rebind(ctx.settings, cap.device, cap.action, name) {
+            Ok(s) => {
+                self.capture = None;
+                self.message = Some(format!("{} is now {}", cap.action.name(), key_label(name)));
+                Some(MenuAction::Settings(Box::new(s)))
+            }
+            Err(refused) => {
+                self.message = Some(refused);
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn levels(open: &[bool]) -> Vec<LevelEntry> {
+        open.iter()
+            .enumerate()
+            .map(|(i, &open)| LevelEntry {
+                name: format!("L{i}"),
+                id: format!("level{}", i + 1),
+                record: None,
+                open,
+            })
+            .collect()
+    }
+
+    fn ctx<'a>(s: &'a Settings, l: &'a [LevelEntry]) -> Context<'a> {
+        Context { settings: s, levels: l, speed_percent: 100 }
+    }
+
+    #[test]
+    fn levels_open_in_order() {
+        let ids: Vec<(String, String)> = (1..=3).map(|i| (format!("level{i}"), format!("L{i}"))).collect();
+        let mut p = Progress::default();
+        let open = |p: &Progress| level_entries(&ids, p).iter().map(|e| e.open).collect::<Vec<_>>();
+        assert_eq!(open(&p), [true, false, false], "a new player: only the first");
+        p.unlocked.push("level3".into());
+        assert_eq!(open(&p), [true, false, false], "level 3 without level 2 stays shut");
+        p.finish("level1", 900, 0, Some("level2"));
+        assert_eq!(open(&p), [true, true, true]);
+        let e = &level_entries(&ids, &p)[0];
+        assert_eq!(e.record, Some(LevelRecord { best_ticks: 900, fewest_deaths: 0, deathless: true }));
+    }
+
+    #[test]
+    fn title_level_select_and_locked_levels() {
+        let s = Settings::default();
+        let l = levels(&[true, true, false]);
+        let c = ctx(&s, &l);
+        let mut m = Menu::new(Page::Title);
+        assert_eq!(m.input(Input::Down, &c), None);
+        assert_eq!(m.page(), Page::LevelSelect, "any key, an arrow too");
+        m.input(Input::Back, &c);
+        assert_eq!(m.input(Input::Other, &c), None);
+        assert_eq!(m.page(), Page::LevelSelect);
+        assert_eq!(m.cursor(), 1, "the cursor starts on the last open level");
+        m.input(Input::Down, &c);
+        assert_eq!(m.cursor(), 3, "the locked level is skipped: Settings");
+        m.input(Input::Up, &c);
+        m.input(Input::Up, &c);
+        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Play(0)));
+        m.input(Input::Up, &c);
+        assert_eq!(m.cursor(), 4, "wraps to Quit");
+        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Quit));
+        assert_eq!(m.input(Input::Back, &c), None);
+        assert_eq!(m.page(), Page::Title);
+        assert_eq!(m.input(Input::Back, &c), Some(MenuAction::Quit), "Esc on the title quits");
+    }
+
+    #[test]
+    fn pause_and_end_roots_keep_their_keys() {
+        let s = Settings::default();
+        let c = ctx(&s, &[]);
+        let mut m = Menu::new(Page::Pause);
+        assert_eq!(m.input(Input::Back, &c), Some(MenuAction::Resume), "Esc resumes");
+        assert_eq!(m.input(Input::Start, &c), Some(MenuAction::Resume));
+        assert_eq!(m.input(Input::Quit, &c), Some(MenuAction::Quit), "Q quits");
+        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Resume));
+        m.input(Input::Down, &c);
+        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Restart));
+        m.input(Input::Down, &c);
+        assert_eq!(m.input(Input::Confirm, &c), None);
+        assert_eq!(m.page(), Page::Settings);
+        assert_eq!(m.input(Input::Quit, &c), None, "Q is no quit inside settings");
+        assert_eq!(m.input(Input::Back, &c), None);
+        assert_eq!((m.page(), m.cursor()), (Page::Pause, 2), "back where it was");
+        m.input(Input::Down, &c);
+        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
+
+        let mut e = Menu::new(Page::End);
+        assert_eq!(e.input(Input::Confirm, &c), Some(MenuAction::PlayAgain), "Enter plays again");
+        assert_eq!(e.input(Input::Back, &c), Some(MenuAction::Quit), "Esc quits");
+        assert_eq!(e.input(Input::Quit, &c), Some(MenuAction::Quit));
+        e.input(Input::Down, &c);
+        assert_eq!(e.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
+        assert_eq!(e.input(Input::Start, &c), Some(MenuAction::PlayAgain), "Start plays again");
+    }
+
+    fn open_settings(c: &Context<'_>) -> Menu {
+        let mut m = Menu::new(Page::Pause);
+        m.input(Input::Down, c);
+        m.input(Input::Down, c);
+        m.input(Input::Confirm, c);
+        assert_eq!(m.page(), Page::Settings);
+        m
+    }
+
+    fn goto(m: &mut Menu, row: SettingRow, c: &Context<'_>) {
+        while setting_rows()[m.cursor()] != row {
+            m.input(Input::Down, c);
+        }
+    }
+
+    #[test]
+    fn settings_values_step() {
+        let mut s = Settings::default();
+        let mut m = open_settings(&ctx(&s, &[]));
+        let apply = |m: &mut Menu, s: &mut Settings, i: Input| {
+            if let Some(MenuAction::Settings(n)) = m.input(i, &ctx(s, &[])) {
+                *s = *n;
+            }
+        };
+        apply(&mut m, &mut s, Input::Right);
+        assert_eq!(s.volume.master, 1.0, "100 % is the top");
+        apply(&mut m, &mut s, Input::Left);
+        apply(&mut m, &mut s, Input::Left);
+        assert_eq!(s.volume.master, 0.8);
+        goto(&mut m, SettingRow::Vsync, &ctx(&s, &[]));
+        apply(&mut m, &mut s, Input::Confirm);
+        assert!(!s.display.vsync);
+        goto(&mut m, SettingRow::FpsCap, &ctx(&s, &[]));
+        apply(&mut m, &mut s, Input::Right);
+        assert_eq!(s.display.fps_cap, 30.0);
+        apply(&mut m, &mut s, Input::Left);
+        apply(&mut m, &mut s, Input::Left);
+        assert_eq!(s.display.fps_cap, 240.0, "wraps from off to the top");
+        m.input(Input::Down, &ctx(&s, &[]));
+        assert_eq!(m.input(Input::Left, &ctx(&s, &[])), Some(MenuAction::GameSpeed { up: false }));
+        assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None, "Left / Right only");
+        assert_eq!(s.validate(), Ok(()));
+    }
+
+    #[test]
+    fn rebinding_takes_a_key_and_refuses_a_conflict() {
+        let mut s = Settings::default();
+        let mut m = open_settings(&ctx(&s, &[]));
+        goto(&mut m, SettingRow::Key(Device::Keyboard, Action::Jump), &ctx(&s, &[]));
+        assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None);
+        assert_eq!(m.capture(), Some(Capture { device: Device::Keyboard, action: Action::Jump }));
+        // Esc, F3 and pad buttons are not taken.
+        assert_eq!(m.capture_key(Device::Keyboard, None, "F3", &ctx(&s, &[])), None);
+        assert_eq!(m.message(), Some("F3 cannot be bound"));
+        assert_eq!(m.capture_key(Device::Pad, Some("North"), "North", &ctx(&s, &[])), None);
+        // A key of another action: refused, the other action keeps it.
+        assert_eq!(m.capture_key(Device::Keyboard, Some("KeyA"), "A", &ctx(&s, &[])), None);
+        assert_eq!(m.message(), Some("A already holds left: rebind left first"));
+        assert!(m.capture().is_some(), "still waiting");
+        let Some(MenuAction::Settings(n)) = m.capture_key(Device::Keyboard, Some("KeyJ"), "J", &ctx(&s, &[]))
+        else {
+            panic!("J is free");
+        };
+        s = *n;
+        assert_eq!(s.keys.keyboard.jump, ["KeyJ"]);
+        assert_eq!(s.keys.keyboard.left, ["ArrowLeft", "KeyA"], "nothing else changed");
+        assert_eq!(m.message(), Some("jump is now J"));
+        assert_eq!(m.capture(), None);
+        // Its own key again is no conflict; Esc cancels a capture and stays on the page.
+        m.input(Input::Confirm, &ctx(&s, &[]));
+        assert!(m.capture_key(Device::Keyboard, Some("KeyJ"), "J", &ctx(&s, &[])).is_some());
+        m.input(Input::Confirm, &ctx(&s, &[]));
+        assert_eq!(m.input(Input::Back, &ctx(&s, &[])), None);
+        assert_eq!((m.page(), m.capture()), (Page::Settings, None));
+        // The pad likewise; reset brings the defaults back.
+        goto(&mut m, SettingRow::Key(Device::Pad, Action::Jump), &ctx(&s, &[]));
+        m.input(Input::Confirm, &ctx(&s, &[]));
+        assert!(m.capture_key(Device::Pad, Some("DPadLeft"), "DPadLeft", &ctx(&s, &[])).is_none());
+        let Some(MenuAction::Settings(n)) = m.capture_key(Device::Pad, Some("North"), "North", &ctx(&s, &[]))
+        else {
+            panic!("North is free");
+        };
+        assert_eq!(n.keys.pad.jump, ["North"]);
+        goto(&mut m, SettingRow::ResetKeys, &ctx(&n, &[]));
+        let Some(MenuAction::Settings(r)) = m.input(Input::Confirm, &ctx(&n, &[])) else { panic!("reset") };
+        assert_eq!(r.keys, Settings::default().keys);
+    }
+}

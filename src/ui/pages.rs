@@ -1,0 +1,356 @@
+//! What each menu page draws ([`super::menu`]): the title, the level select, the pause menu,
+//! the settings page (with its rebinding prompt) and the end screen's choices, as quads and
+//! text in a [`Layer`].
+//!
+//! Clock: render frame. Pure. The only animation (the title's "press any key" pulsing) reads
+//! the seconds the app passes in; nothing here touches the simulation. Sizes follow the view's
+//! integer scale ([`Screen::s`]), text is the shipped monospace font, so panels are sized from
+//! character counts.
+
+use super::hud::{format_clock, truncate};
+use super::layout::{Layer, Screen, solid};
+use super::menu::{
+    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, key_label,
+    setting_rows,
+};
+use super::screens::{LevelResult, end_screen};
+use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
+use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
+
+/// The cursor drawn before the selected row.
+const CURSOR: &str = "▶ ";
+
+/// What a page needs besides the menu and its context.
+#[derive(Clone, Copy, Debug)]
+pub struct PageInfo<'a> {
+    /// Seconds since the menus opened (frame clock; the title's blinking).
+    pub t_s: f64,
+    /// The fixed tick rate, Hz (times are ticks).
+    pub tick_hz: u32,
+    /// The levels finished this run (the end screen's table).
+    pub results: &'a [LevelResult],
+}
+
+/// One row of a list: its text and whether it can be chosen.
+struct Row {
+    text: String,
+    enabled: bool,
+}
+
+fn row(text: impl Into<String>) -> Row {
+    Row { text: text.into(), enabled: true }
+}
+
+/// The view's centre x.
+fn centre_x(scr: &Screen) -> f32 {
+    scr.view.x as f32 + scr.view.w as f32 * 0.5
+}
+
+/// A centred panel of `rows` from `top`, the row `cursor` highlighted; returns the y under it.
+fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top: f32) -> f32 {
+    let size = scr.text_px();
+    let line = (size * LINE_HEIGHT).round();
+    let pad = (4.0 * scr.s).round();
+    let chars = rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0) + CURSOR.chars().count();
+    let w = (mono_width(chars, size) + 2.0 * pad).round();
+    let left = (centre_x(scr) - w * 0.5).round();
+    let h = line * rows.len() as f32 + 2.0 * pad;
+    out.quads.push(solid(left, top.round(), w, h.round(), colors::PANEL, MENU_ALPHA));
+    let mut y = (top + pad).round();
+    for (i, r) in rows.iter().enumerate() {
+        let selected = cursor == Some(i);
+        if selected {
+            out.quads.push(solid(left, y - (0.1 * line).round(), w, line, colors::ACCUM, 0.35));
+        }
+        let color = if selected {
+            colors::TITLE
+        } else if r.enabled {
+            colors::TEXT
+        } else {
+            colors::DIM
+        };
+        let text = format!("{}{}", if selected { CURSOR } else { "  " }, r.text);
+        out.text.push(TextItem::new(text, left + pad, y, size, color));
+        y += line;
+    }
+    top + h
+}
+
+/// A centred line of `text` at `y` in `size` px and `color`.
+fn centred(out: &mut Layer, scr: &Screen, text: impl Into<String>, y: f32, size: f32, color: [u8; 4]) {
+    out.text.push(TextItem::new(text, centre_x(scr), y.round(), size, color).aligned(Align::Center));
+}
+
+/// A centred line of `text` at `y` on a panel of its own (readable over the level).
+fn banner(out: &mut Layer, scr: &Screen, text: &str, y: f32, color: [u8; 4]) {
+    let size = scr.text_px();
+    let pad = (3.0 * scr.s).round();
+    let w = (mono_width(text.chars().count(), size) + 2.0 * pad).round();
+    let h = (size * LINE_HEIGHT).round() + pad;
+    let left = (centre_x(scr) - w * 0.5).round();
+    out.quads.push(solid(left, (y - pad * 0.5).round(), w, h, colors::PANEL, PANEL_ALPHA));
+    centred(out, scr, text, y, size, color);
+}
+
+/// The keys' hint line at the bottom of the view.
+fn hint(out: &mut Layer, scr: &Screen, text: &str) {
+    let y = scr.view.y as f32 + scr.view.h as f32 - 2.2 * scr.text_px();
+    banner(out, scr, text, y, colors::DIM);
+}
+
+/// The message line (a refused key, a rebinding done) just above the hint.
+fn message(out: &mut Layer, scr: &Screen, text: &str) {
+    let y = scr.view.y as f32 + scr.view.h as f32 - 4.0 * scr.text_px();
+    banner(out, scr, text, y, colors::NOTE);
+}
+
+/// The title: the game's name over the moving level (drawn by the renderer behind this),
+/// the promise, and "press any key" pulsing once a second.
+pub fn title(out: &mut Layer, scr: &Screen, t_s: f64) {
+    let cy = scr.view.y as f32 + scr.view.h as f32 * 0.36;
+    let big = scr.title_px() * 2.0;
+    let size = scr.text_px();
+    let any_y = cy + big * 0.6 + 2.2 * size;
+    let w = mono_width(30, size).max(mono_width(5, big)) + 24.0 * scr.s;
+    let (top, bottom) = (cy - big * 0.9, any_y + 1.5 * size * LINE_HEIGHT + 8.0 * scr.s);
+    out.quads.push(solid(
+        (centre_x(scr) - w * 0.5).round(),
+        top.round(),
+        w.round(),
+        (bottom - top).round(),
+        colors::PANEL,
+        0.9,
+    ));
+    centred(out, scr, "LEDGE", cy - big * 0.6, big, colors::TITLE);
+    centred(out, scr, "the same jump on every screen", cy + big * 0.6, size, colors::TEXT);
+    // Pulses once a second between bright and dim (never gone: always readable).
+    let pulse = if t_s.rem_euclid(1.0) < 0.5 { colors::TEXT } else { colors::DIM };
+    centred(out, scr, "press any key", any_y, size * 1.5, pulse);
+    hint(out, scr, "Esc: quit  ·  F11: fullscreen");
+}
+
+/// One level's row: number, name, best time, fewest deaths, ★ for a deathless finish; a
+/// locked level says so.
+pub fn level_row(i: usize, l: &LevelEntry, tick_hz: u32) -> String {
+    let name = truncate(&l.name, 20);
+    if !l.open {
+        return format!("{:>2}  {name:<20}  {:>23}", i + 1, "locked");
+    }
+    match l.record {
+        Some(r) => {
+            let deaths = format!("{} death{}", r.fewest_deaths, if r.fewest_deaths == 1 { "" } else { "s" });
+            let star = if r.deathless { "★" } else { " " };
+            format!(
+                "{:>2}  {name:<20}  {:>9}  {deaths:>10} {star}",
+                i + 1,
+                format_clock(r.best_ticks, tick_hz)
+            )
+        }
+        None => format!("{:>2}  {name:<20}  {:>23}", i + 1, "not finished"),
+    }
+}
+
+/// The level select: the shipped levels (locked ones dimmed), then Settings and Quit.
+pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor: usize, tick_hz: u32) {
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA * 0.6));
+    let title = scr.title_px();
+    let top = scr.view.y as f32 + scr.view.h as f32 * 0.12;
+    centred(out, scr, "Choose a level", top, title, colors::TITLE);
+    let mut rows: Vec<Row> = levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Row { text: level_row(i, l, tick_hz), enabled: l.open })
+        .collect();
+    rows.push(row("Settings"));
+    rows.push(row("Quit"));
+    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.8);
+    let size = scr.text_px();
+    centred(
+        out,
+        scr,
+        "best time  ·  fewest deaths  ·  ★ finished without dying",
+        bottom + size,
+        size,
+        colors::DIM,
+    );
+    hint(out, scr, "Up / Down: choose  ·  Enter / A: play  ·  Esc / B: back");
+}
+
+/// The pause menu over the dimmed game.
+pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize) {
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
+    let title = scr.title_px();
+    let top = scr.view.y as f32 + scr.view.h as f32 * 0.22;
+    centred(out, scr, "Paused", top, title, colors::TITLE);
+    let rows: Vec<Row> = PAUSE_ITEMS.iter().map(|t| row(*t)).collect();
+    list(out, scr, &rows, Some(cursor), top + title * 1.8);
+    hint(out, scr, "Esc / Start: resume  ·  Q / Select: quit  ·  F3: telemetry  ·  F11: fullscreen");
+}
+
+/// A switch as the settings page shows it.
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
+}
+
+/// The settings page's text for `r`: label and value in two columns.
+pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) -> String {
+    let s = ctx.settings;
+    let pct = |v: f64| format!("◀ {:>3} % ▶", (v * 100.0).round() as i32);
+    let keys = |d: Device, a| {
+        let k: Vec<String> = d.bindings(s).keys(a).iter().map(|n| key_label(n)).collect();
+        if k.is_empty() { "—".to_owned() } else { truncate(&k.join(", "), 24) }
+    };
+    let (label, value) = match r {
+        SettingRow::Master => ("Master volume".to_owned(), pct(s.volume.master)),
+        SettingRow::Music => ("Music volume".to_owned(), pct(s.volume.music)),
+        SettingRow::Effects => ("Effects volume".to_owned(), pct(s.volume.effects)),
+        SettingRow::ReducedMotion => {
+            ("Reduced motion".to_owned(), on_off(s.display.reduced_motion).to_owned())
+        }
+        SettingRow::Vsync => ("Vsync".to_owned(), on_off(s.display.vsync).to_owned()),
+        SettingRow::Fullscreen => ("Fullscreen".to_owned(), on_off(s.display.fullscreen).to_owned()),
+        SettingRow::FpsCap => {
+            ("Frame cap".to_owned(), s.fps_cap().map_or_else(|| "off".to_owned(), |hz| format!("{hz} Hz")))
+        }
+        SettingRow::Key(d, a) => {
+            let dev = if d == Device::Keyboard { "Keyboard" } else { "Pad" };
+            let waiting = capture == Some(Capture { device: d, action: a });
+            let value = if waiting { "…press one".to_owned() } else { keys(d, a) };
+            (format!("{dev} {}", a.name()), value)
+        }
+        SettingRow::GameSpeed => {
+            ("Game speed".to_owned(), format!("{} (this run)", pct(f64::from(ctx.speed_percent) / 100.0)))
+        }
+        SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
+        SettingRow::Back => ("Back".to_owned(), String::new()),
+    };
+    format!("{label:<16}  {value:<24}")
+}
+
+/// The settings page; while a key is being rebound, the prompt over it.
+pub fn settings(
+    out: &mut Layer,
+    scr: &Screen,
+    ctx: &Context<'_>,
+    cursor: usize,
+    capture: Option<Capture>,
+    msg: Option<&str>,
+) {
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
+    let title = scr.title_px();
+    let top = scr.view.y as f32 + scr.view.h as f32 * 0.04;
+    centred(out, scr, "Settings", top, title, colors::TITLE);
+    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, ctx, capture))).collect();
+    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4);
+    if let Some(m) = msg {
+        message(out, scr, m);
+    }
+    match capture {
+        // The prompt under the list: text draws over every quad, so nothing may overlap the
+        // list's text.
+        Some(c) => {
+            let what = if c.device == Device::Keyboard { "a key" } else { "a pad button" };
+            let y = bottom + 0.8 * scr.text_px();
+            banner(out, scr, &format!("Press {what} for {}", c.action.name()), y, colors::TITLE);
+            hint(out, scr, "Esc / pad Select: cancel  ·  Esc, F3, F11, Start, Select cannot be bound");
+        }
+        None => hint(out, scr, "Up / Down: choose  ·  Left / Right: change  ·  Enter: rebind  ·  Esc: back"),
+    }
+}
+
+/// The end screen: the results table ([`end_screen`]) and its three choices under it.
+pub fn end(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_hz: u32, cursor: usize) {
+    let below = end_screen(out, scr, results, tick_hz, END_ITEMS[cursor.min(END_ITEMS.len() - 1)]);
+    let rows: Vec<Row> = END_ITEMS.iter().map(|t| row(*t)).collect();
+    list(out, scr, &rows, Some(cursor), below);
+}
+
+/// Draw the page on top of `menu` with `ctx` and `info` into `out` (not cleared).
+pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info: &PageInfo<'_>) {
+    let cursor = menu.cursor();
+    match menu.page() {
+        Page::Title => title(out, scr, info.t_s),
+        Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
+        Page::Pause => pause_menu(out, scr, cursor),
+        Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message()),
+        Page::End => end(out, scr, info.results, info.tick_hz, cursor),
+    }
+    if menu.page() != Page::Settings {
+        if let Some(m) = menu.message() {
+            message(out, scr, m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::save::Settings;
+    use crate::save::progress::LevelRecord;
+
+    fn texts(out: &Layer) -> String {
+        out.text.iter().map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn level_rows_show_best_results_and_locks() {
+        let done = LevelEntry {
+            name: "First Steps".into(),
+            id: "level1".into(),
+            record: Some(LevelRecord { best_ticks: 3725, fewest_deaths: 0, deathless: true }),
+            open: true,
+        };
+        let r = level_row(0, &done, 60);
+        assert!(
+            r.contains("First Steps") && r.contains("1:02.08") && r.contains("0 deaths") && r.ends_with('★'),
+            "{r}"
+        );
+        let locked = LevelEntry { name: "Leap".into(), id: "level3".into(), record: None, open: false };
+        assert!(level_row(2, &locked, 60).ends_with("locked"));
+        let open = LevelEntry { open: true, ..locked };
+        assert_eq!(level_row(2, &open, 60).chars().count(), r.chars().count(), "one column layout");
+    }
+
+    #[test]
+    fn every_page_draws_its_words() {
+        let scr = Screen::new(1280, 720);
+        let s = Settings::default();
+        let levels = vec![LevelEntry { name: "One".into(), id: "level1".into(), record: None, open: true }];
+        let ctx = Context { settings: &s, levels: &levels, speed_percent: 100 };
+        let info = PageInfo { t_s: 0.1, tick_hz: 60, results: &[] };
+        let draw_page = |m: &Menu| {
+            let mut out = Layer::default();
+            draw(&mut out, &scr, m, &ctx, &info);
+            texts(&out)
+        };
+        let mut m = Menu::new(Page::Title);
+        let t = draw_page(&m);
+        assert!(t.contains("LEDGE") && t.contains("press any key"), "{t}");
+        m.input(super::super::menu::Input::Other, &ctx);
+        let t = draw_page(&m);
+        assert!(t.contains("▶  1  One") && t.contains("not finished") && t.contains("Settings"), "{t}");
+        let t = draw_page(&Menu::new(Page::Pause));
+        assert!(t.contains("Paused") && t.contains("▶ Resume") && t.contains("Quit to title"), "{t}");
+        let t = draw_page(&Menu::new(Page::End));
+        assert!(
+            t.contains("You made it!") && t.contains("▶ Play again") && t.contains("Back to title"),
+            "{t}"
+        );
+        let mut out = Layer::default();
+        settings(
+            &mut out,
+            &scr,
+            &ctx,
+            0,
+            Some(Capture { device: Device::Keyboard, action: crate::sim::Action::Jump }),
+            None,
+        );
+        let t = texts(&out);
+        assert!(t.contains("Master volume     ◀ 100 % ▶"), "{t}");
+        assert!(
+            setting_text(SettingRow::Key(Device::Keyboard, crate::sim::Action::Jump), &ctx, None)
+                .starts_with("Keyboard jump     Space, Z, Up, W")
+        );
+        assert!(t.contains("Press a key for jump") && t.contains("Keyboard jump     …press one"), "{t}");
+    }
+}

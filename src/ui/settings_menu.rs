@@ -1,0 +1,159 @@
+//! The settings page's rows, how each value steps, and the rebinding rule: **a conflict is
+//! refused** — a key that holds another action on that device is not taken from it (the
+//! message says which action to rebind first); a key bound through the menu replaces the
+//! action's keys on that device.
+//!
+//! Clock: event loop (called by [`super::menu`] on an input). Pure: settings in, settings out;
+//! the app saves them (`save::Store::set_settings`, atomic) and applies them at once.
+
+use crate::save::{Bindings, Settings};
+use crate::sim::action::Action;
+
+/// A device whose bindings the settings page edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    /// `[keys.keyboard]`.
+    Keyboard,
+    /// `[keys.pad]`.
+    Pad,
+}
+
+impl Device {
+    /// The device's bindings in `settings`.
+    pub fn bindings(self, settings: &Settings) -> &Bindings {
+        match self {
+            Device::Keyboard => &settings.keys.keyboard,
+            Device::Pad => &settings.keys.pad,
+        }
+    }
+
+    /// The device's bindings in `settings`, to change.
+    pub fn bindings_mut(self, settings: &mut Settings) -> &mut Bindings {
+        match self {
+            Device::Keyboard => &mut settings.keys.keyboard,
+            Device::Pad => &mut settings.keys.pad,
+        }
+    }
+}
+
+/// The frame caps the settings page steps through, Hz (0: no cap).
+pub const FPS_CAPS: [f64; 6] = [0.0, 30.0, 60.0, 120.0, 144.0, 240.0];
+
+/// One row of the settings page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingRow {
+    /// `volume.master`.
+    Master,
+    /// `volume.music`.
+    Music,
+    /// `volume.effects`.
+    Effects,
+    /// `display.reduced_motion`.
+    ReducedMotion,
+    /// `display.vsync`.
+    Vsync,
+    /// `display.fullscreen`.
+    Fullscreen,
+    /// `display.fps_cap`.
+    FpsCap,
+    /// The game-speed assist (`--game-speed`, − / =): this run only, not in `settings.toml`.
+    GameSpeed,
+    /// The keys of one action on one device.
+    Key(Device, Action),
+    /// Both devices' bindings back to the defaults.
+    ResetKeys,
+    /// Back to the page before.
+    Back,
+}
+
+/// The settings page's rows, top to bottom.
+pub fn setting_rows() -> Vec<SettingRow> {
+    use SettingRow::*;
+    let mut rows = vec![Master, Music, Effects, ReducedMotion, Vsync, Fullscreen, FpsCap, GameSpeed];
+    for device in [Device::Keyboard, Device::Pad] {
+        rows.extend(Action::ALL.map(|a| Key(device, a)));
+    }
+    rows.extend([ResetKeys, Back]);
+    rows
+}
+
+/// `settings` with `row` changed one step (`by` ±1): volumes by 10 % within 0..=100 %,
+/// switches on and off, the frame cap through [`FPS_CAPS`] (wrapping). `None` on a row without
+/// a value in the settings (the game speed is the menu's own action).
+pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings> {
+    let mut s = settings.clone();
+    let step = |v: &mut f64| *v = (((*v * 10.0).round() as i32 + by).clamp(0, 10)) as f64 / 10.0;
+    match row {
+        SettingRow::Master => step(&mut s.volume.master),
+        SettingRow::Music => step(&mut s.volume.music),
+        SettingRow::Effects => step(&mut s.volume.effects),
+        SettingRow::ReducedMotion => s.display.reduced_motion ^= true,
+        SettingRow::Vsync => s.display.vsync ^= true,
+        SettingRow::Fullscreen => s.display.fullscreen ^= true,
+        SettingRow::FpsCap => {
+            let now = FPS_CAPS.iter().position(|&c| c >= s.display.fps_cap).unwrap_or(0) as i32;
+            s.display.fps_cap = FPS_CAPS[(now + by).rem_euclid(FPS_CAPS.len() as i32) as usize];
+        }
+        SettingRow::GameSpeed | SettingRow::Key(..) | SettingRow::ResetKeys | SettingRow::Back => {
+            return None;
+        }
+    }
+    Some(s)
+}
+
+/// `settings` with `action` on `device` bound to the key or button `name` alone. A key that
+/// holds another action there is refused (the message names it).
+///
+/// # Errors
+/// The refusal, one line: `"J already holds left: rebind left first"`.
+pub fn rebind(settings: &Settings, device: Device, action: Action, name: &str) -> Result<Settings, String> {
+    let b = device.bindings(settings);
+    if let Some((other, _)) = b.iter().find(|(a, keys)| *a != action && keys.iter().any(|k| k == name)) {
+        let other = other.name();
+        return Err(format!("{} already holds {other}: rebind {other} first", key_label(name)));
+    }
+    let mut s = settings.clone();
+    *device.bindings_mut(&mut s).keys_mut(action) = vec![name.to_owned()];
+    Ok(s)
+}
+
+/// A key or button name as the menus show it: `KeyA` → `A`, `Digit1` → `1`, `ArrowLeft` →
+/// `Left`, `Numpad4` → `Num 4`, `DPadLeft` → `D-pad Left`; other names as they are (`Space`,
+/// `South`); gilrs' shoulder and trigger buttons by what players call them (`LeftTrigger` →
+/// `L shoulder`, `LeftTrigger2` → `L trigger`).
+pub fn key_label(name: &str) -> String {
+    let named = [
+        ("LeftTrigger", "L shoulder"),
+        ("RightTrigger", "R shoulder"),
+        ("LeftTrigger2", "L trigger"),
+        ("RightTrigger2", "R trigger"),
+    ];
+    if let Some((_, shown)) = named.iter().find(|(n, _)| *n == name) {
+        return (*shown).to_owned();
+    }
+    for (prefix, shown) in [("Key", ""), ("Digit", ""), ("Arrow", ""), ("Numpad", "Num "), ("DPad", "D-pad ")]
+    {
+        if let Some(rest) = name.strip_prefix(prefix).filter(|r| !r.is_empty()) {
+            return format!("{shown}{rest}");
+        }
+    }
+    name.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_labels() {
+        assert_eq!(key_label("KeyJ"), "J");
+        assert_eq!(key_label("Digit7"), "7");
+        assert_eq!(key_label("ArrowLeft"), "Left");
+        assert_eq!(key_label("Numpad4"), "Num 4");
+        assert_eq!(key_label("Space"), "Space");
+        assert_eq!(key_label("South"), "South");
+        assert_eq!(key_label("DPadRight"), "D-pad Right");
+        assert_eq!(key_label("LeftTrigger"), "L shoulder");
+        assert_eq!(key_label("RightTrigger2"), "R trigger");
+    }
+}

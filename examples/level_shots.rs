@@ -35,6 +35,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
         goal_angle: 0.0,
         extra: &[],
         entities: &[],
+        ghost: None,
     }
 }
 

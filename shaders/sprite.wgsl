@@ -25,7 +25,8 @@ struct Instance {
     @location(1) size: vec2<f32>,
     // Inner atlas cell (u0, v0, u1, v1), normalised; or a linear RGBA colour when flags bit 1.
     @location(2) uv_rect: vec4<f32>,
-    // bit 0: mirror horizontally; bit 1: solid colour fill (uv_rect is the colour).
+    // bit 0: mirror horizontally; bit 1: solid colour fill (uv_rect is the colour); bit 2: a
+    // ghost (tinted, translucent; drawn with blending).
     @location(3) flags: u32,
     // Rotation about the quad's centre, radians, clockwise on screen (y grows downward);
     // 0 (everything but the spinning goal) takes the unrotated path below unchanged.
@@ -41,6 +42,11 @@ struct VertexOut {
 
 const FLAG_FLIP_X: u32 = 1u;
 const FLAG_SOLID: u32 = 2u;
+const FLAG_GHOST: u32 = 4u;
+// A ghost's texels go half way to this colour (linear; sRGB 190, 240, 255, a pale cyan) and are
+// drawn this opaque.
+const GHOST_TINT: vec3<f32> = vec3<f32>(0.5149, 0.8714, 1.0);
+const GHOST_ALPHA: f32 = 0.45;
 
 @vertex
 fn vs_main(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
@@ -88,6 +94,9 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     if texel.a < 0.5 {
         discard;
+    }
+    if (in.flags & FLAG_GHOST) != 0u {
+        return vec4<f32>(mix(texel.rgb, GHOST_TINT, 0.5), GHOST_ALPHA);
     }
     return texel;
 }

@@ -430,15 +430,7 @@ impl Loop {
     /// Snapshot for the renderer: interpolated player and goal angle, camera, level.
     pub fn view(&self) -> FrameView<'_> {
         let p = &self.world.player;
-        let pose = if !p.on_ground {
-            if p.vel.y < 0.0 { PlayerPose::Jump } else { PlayerPose::Fall }
-        } else if p.vel.x != 0.0 {
-            // 4-frame run cycle, 6 ticks a frame at 60 Hz (10 frames/s).
-            let ticks_per_frame = (self.config.tick_hz / 10).max(1);
-            PlayerPose::Run(((p.run_ticks / ticks_per_frame) % 4) as u8)
-        } else {
-            PlayerPose::Idle
-        };
+        let pose = PlayerPose::of_motion(p.on_ground, p.vel, p.run_ticks, self.config.tick_hz);
         FrameView {
             level: &self.level,
             camera: self.camera.centre,
@@ -447,6 +439,7 @@ impl Loop {
             goal_angle: self.drawn_goal_angle,
             extra: &[],
             entities: &self.drawn_entities,
+            ghost: None,
         }
     }
 

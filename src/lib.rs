@@ -22,4 +22,5 @@ pub mod render;
 pub mod save;
 pub mod sim;
 pub mod time;
+pub mod timer;
 pub mod ui;

@@ -67,6 +67,10 @@ struct PlayArgs {
     /// - and = change it in play).
     #[arg(long, value_name = "PCT")]
     game_speed: Option<String>,
+    /// Play a recording (`--record`, a saved ghost, any lab script) as a translucent ghost on
+    /// the first level, aligned by tick (G hides it).
+    #[arg(long, value_name = "FILE")]
+    ghost: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -172,6 +176,7 @@ fn main() -> ExitCode {
                 fullscreen: display.fullscreen,
                 save,
                 game_speed,
+                ghost: cli.ghost,
             };
             ledge::app::run(opts).map(|_| ())
         }

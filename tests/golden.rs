@@ -370,6 +370,7 @@ fn every_entity_kind_between_two_ticks() {
         goal_angle: 0.0,
         extra: &[],
         entities: &entities,
+        ghost: None,
     };
     let img = common::gpu::offscreen().render(&view, W, H).unwrap();
     check("entities", &img);

@@ -54,6 +54,7 @@ fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
         goal_angle: 0.0,
         extra: &[],
         entities: &[],
+        ghost: None,
     }
 }
 

@@ -15,6 +15,7 @@
 //! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //! | − / = (+) | game speed 10 % down / up (50–100 %; not while recording) | same | — |
+//! | G | the ghost of the best run shown / hidden | same | — |
 //!
 //! While a menu is open (paused, end screen, title) the menus take the keys first
 //! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
@@ -48,6 +49,8 @@ pub enum KeyCode {
     Minus,
     /// `=` (`+` with Shift, or keypad +): game speed up.
     Equal,
+    /// G: the ghost on or off.
+    G,
     /// Any other key.
     Other,
 }
@@ -72,6 +75,8 @@ pub enum Command {
         /// Up rather than down.
         up: bool,
     },
+    /// Show or hide the ghost of the best run ([`super::ghosts`]).
+    ToggleGhost,
 }
 
 /// Pause while playing, resume while paused; nothing on the end screen.
@@ -98,6 +103,7 @@ pub fn key_command(key: AppKey, alt_held: bool, mode: Mode) -> Option<Command> {
         KeyCode::Minus | KeyCode::Equal if mode != Mode::Finished => {
             Command::GameSpeed { up: key.code == KeyCode::Equal }
         }
+        KeyCode::G if mode != Mode::Finished => Command::ToggleGhost,
         _ => return None,
     })
 }
@@ -140,6 +146,8 @@ mod tests {
             let speed = |up| (mode != Finished).then_some(GameSpeed { up });
             assert_eq!(key_command(key(KeyCode::Minus), false, mode), speed(false));
             assert_eq!(key_command(key(KeyCode::Equal), false, mode), speed(true));
+            let ghost = (mode != Mode::Finished).then_some(Command::ToggleGhost);
+            assert_eq!(key_command(key(KeyCode::G), false, mode), ghost);
         }
     }
 

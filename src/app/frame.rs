@@ -90,8 +90,10 @@ impl App {
             if let Some(r) = &mut self.recorder {
                 r.frame(now);
             }
+            self.ghosts.after_frame(&self.game);
             self.telemetry.push(stats);
             if self.game.world().level_complete {
+                self.finish_run();
                 self.save_progress();
                 if self.recorder.is_some() {
                     // A recording replays one level: end the session on its goal.
@@ -117,7 +119,9 @@ impl App {
                     let t_s = self.menus.opened.elapsed().as_secs_f64();
                     super::menus::title_view(self.session.first(), t_s, self.opts.reduced_motion)
                 } else {
-                    self.game.view()
+                    let mut v = self.game.view();
+                    v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                    v
                 };
                 if !self.stress.is_empty() {
                     let origin = view.camera - VIEW_SIZE / 2.0;

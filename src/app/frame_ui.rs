@@ -1,6 +1,7 @@
-//! Which UI a frame shows: the HUD while a level is on, the F3 overlay when asked for, the
-//! menu page open (title, level select, pause menu, settings, end screen: `crate::ui::pages`)
-//! by [`Mode`]; built into a [`Layer`] by `crate::ui`.
+//! Which UI a frame shows: the HUD while a level is on (with the last level's splits for its
+//! first seconds), the F3 overlay when asked for, the menu page open (title, level select,
+//! pause menu, settings, end screen: `crate::ui::pages`) by [`Mode`]; built into a [`Layer`]
+//! by `crate::ui`.
 //!
 //! Clock: render frame. Pure: the app gathers the numbers ([`FrameUi`]) and hands the layer to
 //! the renderer. The end screen shows no F3 overlay: the clock is stopped there, and the panel
@@ -66,6 +67,11 @@ pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
         _ => {}
     }
     ui::hud(out, &scr, &frame.hud);
+    // The last level's splits, for the first seconds of the next one.
+    let hz = u64::from(frame.hud.tick_hz);
+    if let Some(last) = frame.results.last().filter(|_| frame.hud.ticks < ui::splits::BANNER_SECONDS * hz) {
+        ui::level_complete(out, &scr, last, frame.hud.tick_hz);
+    }
     if let Some(f3) = &frame.f3 {
         ui::telemetry_overlay(out, &scr, f3.telemetry, f3.shown, &f3.info);
     }
@@ -125,6 +131,23 @@ mod tests {
         assert!(paused.contains("Meadow") && paused.contains("F3 telemetry") && paused.contains("Paused"));
         let end = texts(&frame(Mode::Finished, Some(f3)));
         assert!(end.starts_with("You made it!") && !end.contains("F3 telemetry") && !end.contains("Meadow"));
+    }
+
+    #[test]
+    fn the_last_levels_splits_show_for_the_first_seconds_of_the_next() {
+        let split =
+            crate::timer::Split { igt_ticks: 600, rta_ns: 1, best_ticks: Some(630), rewound_ticks: 0 };
+        let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
+        let shows = |ticks| {
+            let mut f = frame(Mode::Playing, None);
+            f.results = &results;
+            f.hud.ticks = ticks;
+            let mut out = Layer::default();
+            build(&mut out, (1280, 720), &f);
+            out.text.iter().any(|t| t.text == "✓ Meadow complete")
+        };
+        assert!(shows(0) && shows(179));
+        assert!(!shows(180), "3 s of game time at 60 Hz");
     }
 
     #[test]

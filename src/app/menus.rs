@@ -278,15 +278,16 @@ impl App {
         }
     }
 
-    /// Load `level` into the loop and start counting its time and deaths from now, from rest:
-    /// keys and pad buttons held are released before its first tick (press again to go).
+    /// Load `level` into the loop and start counting its time and deaths from now (and its
+    /// ghost and attempt: `runs.rs`), from rest: keys and pad buttons held are released before
+    /// its first tick (press again to go).
     pub(super) fn enter_level(&mut self, level: Level) {
         self.game.load_level(level);
         let t = self.now_ns();
         self.release_keyboard(t);
         let (game, rec) = (&mut self.game, &mut self.recorder);
         self.pads.release_all(&mut |ev| super::push_at(game, rec, t, ev));
-        self.session.start_level(self.game.world());
+        self.start_run();
         self.audio.play_music(Music::Level);
         self.audio.resume_music();
     }
@@ -344,6 +345,7 @@ pub(super) fn title_view(level: &Level, t_s: f64, reduced_motion: bool) -> Frame
         goal_angle: 0.0,
         extra: &[],
         entities: &[],
+        ghost: None,
     }
 }
 

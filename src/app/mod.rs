@@ -25,9 +25,10 @@
 //! pad buttons are the table in [`commands`]; the decisions the app takes are small pure
 //! modules beside it: [`commands`] (key/pad → [`commands::Command`]), [`session`] (mode and
 //! level progression), [`frame_ui`] (which UI a frame shows) and [`wake`] (when the event
-//! loop runs the next frame). With no level named and nothing scripted the game opens on the
-//! title; every mode but playing has a menu open, and `menus.rs` takes the keys and pad presses
-//! then (title, level select, pause menu, settings, end screen).
+//! loop runs the next frame); `runs.rs` starts and finishes each level's timer and ghost
+//! ([`ghosts`], [`crate::timer`]). With no level named and nothing scripted the game opens on
+//! the title; every mode but playing has a menu open, and `menus.rs` takes the keys and pad
+//! presses then (title, level select, pause menu, settings, end screen).
 //!
 //! Losing window focus also pauses (the latch's release-all happens as before); coming back
 //! needs Esc (or the pad's Start). Only a focus the window had counts: the "unfocused" X11 reports as the window
@@ -65,9 +66,11 @@ mod clock;
 pub mod commands;
 mod frame;
 pub mod frame_ui;
+pub mod ghosts;
 mod graphics;
 mod menus;
 mod options;
+mod runs;
 mod saved;
 pub mod session;
 mod summary;
@@ -131,6 +134,8 @@ struct App {
     stress_drawn: Vec<glam::DVec2>,
     /// Minimised/occluded state and the loop's wake-ups meanwhile.
     visibility: Visibility,
+    /// The ghost of the best run and the attempt being written ([`ghosts`]).
+    ghosts: ghosts::Ghosts,
     /// The title, level select, pause, settings and end menus (`menus.rs`).
     menus: menus::Menus,
     /// Sound: each frame's tick cues, the music loop (paused with the game).
@@ -241,6 +246,9 @@ impl App {
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::GameSpeed { up } => self.step_game_speed(up),
+            Command::ToggleGhost => {
+                log::info!("ghost {}", if self.ghosts.toggle() { "shown" } else { "hidden" })
+            }
         }
     }
 
@@ -273,7 +281,6 @@ impl App {
     /// Level finished: note its result, then the next level in the folder, or the end screen
     /// after the last one.
     fn complete_level(&mut self) {
-        self.session.finish_level(&self.game.level().name, self.game.world());
         let next = next_level_path(&self.session.level_path).and_then(|p| {
             match crate::level::tiled_map::load_tmx(&p) {
                 Ok(level) => Some((p, level)),
@@ -303,7 +310,7 @@ impl App {
     fn play_again(&mut self) {
         let level = self.session.restart();
         self.game.load_level(level);
-        self.session.start_level(self.game.world());
+        self.start_run();
         self.resume();
     }
 
@@ -327,6 +334,7 @@ impl App {
                 KeyCode::Escape => commands::KeyCode::Escape,
                 KeyCode::Minus | KeyCode::NumpadSubtract => commands::KeyCode::Minus,
                 KeyCode::Equal | KeyCode::NumpadAdd => commands::KeyCode::Equal,
+                KeyCode::KeyG => commands::KeyCode::G,
                 _ => commands::KeyCode::Other,
             },
             types_q: matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q")),
@@ -493,6 +501,8 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let config = StepperConfig::default();
     let recorder =
         opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config, opts.game_speed));
+    let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
+    let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
@@ -542,9 +552,11 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
+        ghosts,
         menus,
         audio,
     };
+    app.start_run();
     if title {
         app.session.mode = Mode::Title;
     }

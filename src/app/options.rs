@@ -43,6 +43,9 @@ pub struct AppOptions {
     /// The game-speed assist (`--game-speed PCT`, 50–100 %): wall time is scaled before the
     /// fixed tick, the physics stays the same ([`crate::time::speed`]).
     pub game_speed: crate::time::GameSpeed,
+    /// `--ghost FILE`: a recording played as a ghost on the first level
+    /// ([`crate::lab::ghost`]).
+    pub ghost: Option<PathBuf>,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

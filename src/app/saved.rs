@@ -24,6 +24,12 @@ pub fn input_maps(store: &Store) -> (KeyMap, PadMap) {
 }
 
 impl App {
+    /// The progress id of the level being played ([`level_id`]).
+    pub(super) fn level_id(&self) -> String {
+        let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
+        level_id(&self.session.level_path, shipped.as_deref())
+    }
+
     /// The current level's goal was reached: note its time, deaths and the next level as
     /// unlocked in the progress, and save it (one warning line if that fails; the game goes
     /// on either way).
@@ -31,9 +37,8 @@ impl App {
         let world = self.game.world();
         let (ticks, deaths) = (self.session.level_ticks(world), self.session.level_deaths(world));
         let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
-        let path = &self.session.level_path;
-        let id = level_id(path, shipped.as_deref());
-        let next = super::next_level_path(path).map(|p| level_id(&p, shipped.as_deref()));
+        let id = self.level_id();
+        let next = super::next_level_path(&self.session.level_path).map(|p| level_id(&p, shipped.as_deref()));
         if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref()) {
             eprintln!("ledge: warning: {w}");
         }

@@ -6,6 +6,7 @@
 
 use crate::level::Level;
 use crate::sim::World;
+use crate::timer::{LevelClock, Split};
 use crate::ui::LevelResult;
 use std::path::PathBuf;
 
@@ -34,8 +35,9 @@ pub struct Session {
     first_level: (PathBuf, Level),
     /// Levels completed since the game started (play-again does not reset it).
     pub levels_completed: u32,
-    /// Tick count when the current level started (the HUD's clock counts from here).
-    level_start_tick: u64,
+    /// Where the clocks stood when the current level started (the HUD's clock counts from its
+    /// tick; the splits from all three).
+    clock: LevelClock,
     /// Deaths when the current level started.
     level_start_deaths: u64,
     /// Levels finished since the first (for the end screen).
@@ -50,16 +52,22 @@ impl Session {
             level_path: path.clone(),
             first_level: (path, level),
             levels_completed: 0,
-            level_start_tick: 0,
+            clock: LevelClock::default(),
             level_start_deaths: 0,
             results: Vec::new(),
         }
     }
 
-    /// The current level starts now, in `world`: its time and deaths count from here.
-    pub fn start_level(&mut self, world: &World) {
-        self.level_start_tick = world.tick;
+    /// The current level starts now, in `world`, at `real_ns` on the wall clock with `rewound`
+    /// rewind ticks run so far: its times, deaths and rewinds count from here.
+    pub fn start_level(&mut self, world: &World, real_ns: u64, rewound: u64) {
+        self.clock = LevelClock { start_tick: world.tick, start_real_ns: real_ns, start_rewound: rewound };
         self.level_start_deaths = world.deaths;
+    }
+
+    /// Where the clocks stood when the current level started.
+    pub fn level_clock(&self) -> LevelClock {
+        self.clock
     }
 
     /// Deaths on the current level so far.
@@ -69,16 +77,18 @@ impl Session {
 
     /// Ticks on the current level so far.
     pub fn level_ticks(&self, world: &World) -> u64 {
-        world.tick.saturating_sub(self.level_start_tick)
+        self.clock.igt(world.tick)
     }
 
-    /// The current level (named `name`) is complete in `world`: note its result.
-    pub fn finish_level(&mut self, name: &str, world: &World) {
+    /// The current level (named `name`) is complete in `world` with `split` ([`LevelClock::split`]):
+    /// note its result.
+    pub fn finish_level(&mut self, name: &str, world: &World, split: Split) {
         self.levels_completed += 1;
         self.results.push(LevelResult {
             name: name.to_owned(),
             deaths: self.level_deaths(world),
             ticks: self.level_ticks(world),
+            split,
         });
     }
 
@@ -122,20 +132,22 @@ mod tests {
         let mut w = World::new(level.spawn);
         w.tick = 100;
         w.deaths = 2;
-        s.start_level(&w);
+        s.start_level(&w, 0, 0);
         w.tick = 160;
         w.deaths = 5;
         assert_eq!((s.level_ticks(&w), s.level_deaths(&w)), (60, 3));
-        s.finish_level("one", &w);
+        let split = s.level_clock().split(w.tick, 0, 0, None);
+        s.finish_level("one", &w, split);
         s.level_path = PathBuf::from("levels/level2.tmx");
-        assert_eq!(s.results(), &[LevelResult { name: "one".into(), deaths: 3, ticks: 60 }]);
+        assert_eq!(s.results(), &[LevelResult { name: "one".into(), deaths: 3, ticks: 60, split }]);
         assert_eq!(s.levels_completed, 1);
+        assert_eq!(split.igt_ticks, 60);
         let first = s.restart();
         assert_eq!(first.name, level.name);
         assert_eq!(s.level_path, PathBuf::from("levels/level1.tmx"));
         assert!(s.results().is_empty());
         assert_eq!(s.levels_completed, 1, "play-again keeps the session's count");
-        s.finish_level("one", &w);
+        s.finish_level("one", &w, split);
         s.choose(PathBuf::from("levels/level3.tmx"));
         assert!(s.results().is_empty(), "a level chosen in the menus starts a new run");
         assert_eq!(

@@ -1,6 +1,7 @@
 //! The loop's time tools (LAB.md "Time tools"): the rewind tick — instead of stepping, restore
 //! the state kept one tick earlier ([`crate::sim::rewind`]) and draw towards it with the same
-//! interpolation — and the game-speed setting ([`crate::time::speed`], applied in the stepper).
+//! interpolation — the game-speed setting ([`crate::time::speed`], applied in the stepper),
+//! and the tick a ghost is drawn from ([`Loop::prev_tick`], [`crate::present::ghost`]).
 //!
 //! Clock: fixed tick (the rewind tick, called by `Loop::run_tick` for a tick with `rewind`
 //! held after its events); event loop (the settings). Press edges of a rewind tick go nowhere
@@ -55,6 +56,13 @@ impl Loop {
     /// Ticks that a rewind can still undo now (0: the history is used up).
     pub fn rewind_ticks_left(&self) -> usize {
         self.history.ticks_back()
+    }
+
+    /// The tick the drawn bodies are interpolated from towards the current one: the one before
+    /// it, the one after it while rewinding, or the current tick itself after a reset. A ghost
+    /// is drawn from its own state at this tick ([`crate::present::ghost`]).
+    pub fn prev_tick(&self) -> u64 {
+        self.prev_tick
     }
 
     /// The last tick run was a rewind tick: time is running backwards (the HUD's sign).

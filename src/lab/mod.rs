@@ -4,12 +4,14 @@
 //! Clock: a scripted wall clock in integer nanoseconds replaces `Instant`; everything else —
 //! latch, stepper, simulation, interpolation, camera — is the game's own code.
 
+pub mod ghost;
 pub mod record;
 pub mod recut;
 pub mod report;
 pub mod runner;
 pub mod script;
 pub mod shots;
+pub mod tick_script;
 pub mod writer;
 
 pub use runner::{LabError, LabOptions, run_script, run_script_observed};

@@ -48,15 +48,7 @@ impl Recorder {
     ) -> Self {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment("Recorded by `ledge --record`; replay with `ledge lab FILE`.");
-        let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
-        script.level(&level.display().to_string());
-        let mut t = tuning.clone();
-        for key in Tuning::KEYS {
-            script.tuning(key, *t.field_mut(key).expect("KEYS are fields"));
-        }
-        script.config("tick_hz", f64::from(config.tick_hz));
-        script.config("max_frame_ms", config.max_frame_ms());
-        script.config("max_steps", f64::from(config.max_steps));
+        write_setup(&mut script, level_path, tuning, config);
         if speed != GameSpeed::FULL {
             script.config("game_speed", speed.factor());
         }
@@ -100,6 +92,25 @@ impl Recorder {
             .map_err(|source| RecordError { path: self.path.clone(), source })?;
         Ok(self.path)
     }
+}
+
+/// A recording's setup lines: `level` with `level_path` made absolute, every tuning value (so
+/// a later edit of `tuning.toml` does not change the replay) and the loop config.
+pub(crate) fn write_setup(
+    script: &mut ScriptWriter,
+    level_path: &Path,
+    tuning: &Tuning,
+    config: &StepperConfig,
+) {
+    let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
+    script.level(&level.display().to_string());
+    let mut t = tuning.clone();
+    for key in Tuning::KEYS {
+        script.tuning(key, *t.field_mut(key).expect("KEYS are fields"));
+    }
+    script.config("tick_hz", f64::from(config.tick_hz));
+    script.config("max_frame_ms", config.max_frame_ms());
+    script.config("max_steps", f64::from(config.max_steps));
 }
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ pub struct FrameReport {
     /// as `drawn`); `None`, not written, in a level without entities.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn_entities: Option<Vec<DrawnEntity>>,
+    /// The ghost as drawn (LAB.md "Time tools": `{"x", "y"}`, `null` once past the ghost's
+    /// last tick); `None`, not written, without a `ghost` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_ghost: Option<Option<crate::game_loop::Point>>,
 }
 
 /// `frames[].drawn_entities[]`: `{"id", "x", "y"}`, the entity's drawn top-left, pixels.

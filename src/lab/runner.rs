@@ -8,7 +8,7 @@ use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
 use super::shots::ObserverError;
 use super::writer::format_ms;
-use crate::game_loop::{FrameStats, Loop};
+use crate::game_loop::{FrameStats, Loop, Point};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
 use crate::present::surface_state::SurfaceState;
@@ -120,6 +120,7 @@ pub(crate) fn run_parsed(
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
     lp.set_record_entities(!opts.summary_only);
+    let ghost = super::ghost::for_script(script.ghost.as_ref(), opts, lp.config().tick_hz)?;
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
@@ -191,6 +192,7 @@ pub(crate) fn run_parsed(
                             stats: FrameStats { dt_ns: dt, ..f },
                             paused,
                             drawn_entities: DrawnEntity::of(&lp),
+                            drawn_ghost: ghost.as_ref().map(|g| drawn_ghost(g, &lp, f.alpha)),
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -227,6 +229,12 @@ pub(crate) fn run_parsed(
             level_complete: w.level_complete,
         },
     })
+}
+
+/// `frames[].drawn_ghost`: the ghost drawn between the loop's previous and current tick at
+/// `alpha`, `None` (written `null`) past the ghost's last tick.
+fn drawn_ghost(g: &crate::present::ghost::GhostTrack, lp: &Loop, alpha: f64) -> Option<Point> {
+    g.drawn(lp.prev_tick(), lp.world().tick, alpha).map(|d| d.pos.into())
 }
 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns

@@ -68,6 +68,9 @@ pub struct Script {
     /// `entity KIND KEY=VALUE ...` lines (LAB.md "Version 2 additions"), in order, with their
     /// lines: added after the level's own entities.
     pub entities: Vec<(EntitySpec, usize)>,
+    /// `ghost PATH` (LAB.md "Time tools") as written, with its line: a recording to draw as a
+    /// ghost ([`super::ghost`]).
+    pub ghost: Option<(String, usize)>,
 }
 
 /// A script error: the 1-based line and what is wrong. Displayed as `line N: problem`.
@@ -234,6 +237,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         config: vec![],
         steps: vec![],
         entities: vec![],
+        ghost: None,
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut timeline_started = false;
@@ -244,7 +248,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         }
         let mut toks = content.split_whitespace();
         let head = toks.next().unwrap_or_default();
-        let setup = matches!(head, "level" | "map" | "tuning" | "config" | "entity");
+        let setup = matches!(head, "level" | "map" | "tuning" | "config" | "entity" | "ghost");
         if setup && timeline_started {
             return err(n, format!("'{head}' is a setup directive and must come before the first frame"));
         }
@@ -281,6 +285,16 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 no_more(toks, n)?;
                 let list = if head == "tuning" { &mut script.tuning } else { &mut script.config };
                 list.push((key.to_string(), v, n));
+            }
+            "ghost" => {
+                let rest = content["ghost".len()..].trim();
+                if rest.is_empty() {
+                    return err(n, "ghost: missing PATH");
+                }
+                if script.ghost.is_some() {
+                    return err(n, "the ghost is already set (one 'ghost' per script)");
+                }
+                script.ghost = Some((rest.to_string(), n));
             }
             "entity" => {
                 let words: Vec<&str> = toks.collect();

@@ -231,6 +231,7 @@ mod tests {
             goal_angle: 0.0,
             extra: &[],
             entities,
+            ghost: None,
         };
         let mut out = Vec::new();
         push_entities(&view, &mut out);

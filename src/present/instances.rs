@@ -35,6 +35,10 @@ pub const LETTERBOX_SRGB: [u8; 3] = [18, 18, 28];
 pub const FLAG_FLIP_X: u32 = 1;
 /// Instance flag: fill the quad with a solid colour; `uv_rect` holds linear RGBA.
 pub const FLAG_SOLID: u32 = 2;
+/// Instance flag: a ghost ([`FrameView::ghost`]): the sprite's opaque texels tinted half way
+/// to a pale cyan and drawn 45 % opaque (`shaders/sprite.wgsl`; the renderer draws this one
+/// instance with blending). No instance without it is drawn any differently.
+pub const FLAG_GHOST: u32 = 4;
 
 /// One sprite as the GPU reads it (vertex buffer slot 0, stepped per instance). Mirrors
 /// `Instance` in `shaders/sprite.wgsl`.
@@ -48,7 +52,7 @@ pub struct SpriteInstance {
     /// Inner atlas cell `[u0, v0, u1, v1]`, normalised 0..1 (padding excluded); for
     /// [`FLAG_SOLID`] the linear RGBA fill colour.
     pub uv_rect: [f32; 4],
-    /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`].
+    /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`], bit 2 [`FLAG_GHOST`].
     pub flags: u32,
     /// Rotation about the quad's centre, radians, clockwise on screen (y grows downward); 0
     /// for everything but the spinning goal ([`FrameView::goal_angle`]). A rotated quad's
@@ -90,8 +94,8 @@ fn lit(view: &FrameView<'_>, index: u32, tx: usize, ty: usize) -> u32 {
 }
 
 /// Build this frame's instances from `view` into `out` (cleared first): the sky, the tiles
-/// whose cells overlap the view (culled by the camera), the entities, the stress sprites, then
-/// the player. Pure CPU work.
+/// whose cells overlap the view (culled by the camera), the entities, the stress sprites, the
+/// ghost, then the player. Pure CPU work.
 pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
     out.clear();
     let top_left = view.camera - VIEW_SIZE * 0.5;
@@ -142,19 +146,27 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         rotation: 0.0,
     }));
 
-    // The player: the sprite (16 x 24) stands bottom-centred on the hitbox (12 x 22).
-    let p = &view.player;
+    // A ghost: the player's sprite, translucent, behind the player.
+    if let Some(g) = &view.ghost {
+        out.push(player_sprite(g, FLAG_GHOST));
+    }
+    out.push(player_sprite(&view.player, 0));
+}
+
+/// The player's sprite (16 x 24) bottom-centred on the hitbox (12 x 22) of `p`, with `flags`
+/// (a ghost's) added.
+fn player_sprite(p: &super::view::PlayerDraw, flags: u32) -> SpriteInstance {
     let region = atlas::player_region(p.pose);
     let (w, h) = (f64::from(region.w), f64::from(region.h));
     let x = p.pos.x + (p.hitbox.x - w) * 0.5;
     let y = p.pos.y + p.hitbox.y - h;
-    out.push(SpriteInstance {
+    SpriteInstance {
         pos: [x as f32, y as f32],
         size: [w as f32, h as f32],
         uv_rect: uv_of(region),
-        flags: if p.facing_left { FLAG_FLIP_X } else { 0 },
+        flags: flags | if p.facing_left { FLAG_FLIP_X } else { 0 },
         rotation: 0.0,
-    });
+    }
 }
 
 #[cfg(test)]
@@ -198,6 +210,7 @@ mod tests {
             goal_angle: 0.0,
             extra: &[],
             entities: &[],
+            ghost: None,
         }
     }
 
@@ -267,6 +280,24 @@ mod tests {
         v.goal_angle = 0.0;
         build_instances(&v, &mut out);
         assert!(out.iter().all(|i| i.rotation == 0.0));
+    }
+
+    #[test]
+    fn a_ghost_is_the_players_sprite_just_before_the_player() {
+        let lvl = level(10, 10);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), false);
+        let mut out = Vec::new();
+        build_instances(&v, &mut out);
+        let without = out.clone();
+        v.ghost = Some(PlayerDraw { pos: DVec2::new(60.0, 50.0), ..v.player });
+        build_instances(&v, &mut out);
+        assert_eq!(out.len(), without.len() + 1);
+        let (ghost, player) = (out[out.len() - 2], out[out.len() - 1]);
+        assert_eq!(player, *without.last().expect("player"), "the player is drawn as before");
+        assert_eq!(ghost.flags, FLAG_GHOST);
+        assert_eq!((ghost.size, ghost.uv_rect), (player.size, player.uv_rect));
+        assert_eq!(ghost.pos[0] - player.pos[0], -40.0);
+        assert!(without.iter().all(|i| i.flags & FLAG_GHOST == 0));
     }
 
     #[test]

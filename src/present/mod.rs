@@ -8,6 +8,7 @@
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
 //! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
 //! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`;
+//! - [`ghost`]: a recorded run's player by tick, drawn beside the live one through `interp`;
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
@@ -25,6 +26,7 @@ pub mod atlas;
 pub mod bodies;
 pub mod camera;
 pub mod entity_sprites;
+pub mod ghost;
 pub mod instances;
 pub mod interp;
 pub mod letterbox;

@@ -27,6 +27,23 @@ pub enum PlayerPose {
     Fall,
 }
 
+impl PlayerPose {
+    /// The pose of a player standing or not (`on_ground`) with velocity `vel` (px/s, y down)
+    /// who has run `run_ticks` ticks on the ground: jump while rising, fall while airborne
+    /// otherwise, the 4-frame run cycle while moving on the ground (10 frames a second of game
+    /// time: 6 ticks a frame at 60 Hz), idle otherwise.
+    pub fn of_motion(on_ground: bool, vel: DVec2, run_ticks: u32, tick_hz: u32) -> PlayerPose {
+        if !on_ground {
+            if vel.y < 0.0 { PlayerPose::Jump } else { PlayerPose::Fall }
+        } else if vel.x != 0.0 {
+            let ticks_per_frame = (tick_hz / 10).max(1);
+            PlayerPose::Run(((run_ticks / ticks_per_frame) % 4) as u8)
+        } else {
+            PlayerPose::Idle
+        }
+    }
+}
+
 /// How to draw the player this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerDraw {
@@ -82,4 +99,7 @@ pub struct FrameView<'a> {
     pub extra: &'a [DVec2],
     /// The level's entities, drawn behind the player; empty in a level without any.
     pub entities: &'a [EntityDraw],
+    /// A ghost of a recorded run ([`super::ghost`]), drawn translucent with the player's sprite
+    /// after the entities and behind the player; `None`: no ghost (or past its end).
+    pub ghost: Option<PlayerDraw>,
 }

@@ -321,7 +321,19 @@ impl SpritePipeline {
     /// Record `layer`'s instances from index `first` on into `pass` (whose viewport the caller
     /// set) with the `blend` pipeline: one draw (one atlas, so one texture run).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, layer: &InstanceLayer, first: u32, blend: Blend) {
-        if first >= layer.count {
+        self.draw_range(pass, layer, first..layer.count, blend);
+    }
+
+    /// [`SpritePipeline::draw`] for the instances in `range` only (cut to the layer's count).
+    pub fn draw_range(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        layer: &InstanceLayer,
+        range: std::ops::Range<u32>,
+        blend: Blend,
+    ) {
+        let (first, end) = (range.start, range.end.min(layer.count));
+        if first >= end {
             return;
         }
         pass.set_pipeline(match blend {
@@ -331,7 +343,7 @@ impl SpritePipeline {
         pass.set_bind_group(0, &layer.bind_group, &[]);
         pass.set_vertex_buffer(0, layer.buffer.slice(..));
         // One atlas: every instance of a layer is one texture run, one draw call.
-        pass.draw(0..4, first..layer.count);
+        pass.draw(0..4, first..end);
     }
 }
 

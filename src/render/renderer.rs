@@ -94,7 +94,16 @@ impl Renderer {
             let mut pass =
                 begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(clear)));
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.world, first, Blend::Opaque);
+            if view.ghost.is_some() {
+                // The ghost (just before the player, the last instance) is the one translucent
+                // world sprite: everything else stays unblended.
+                let ghost = self.instances.len() as u32 - 2;
+                self.sprites.draw_range(&mut pass, &self.world, first..ghost, Blend::Opaque);
+                self.sprites.draw_range(&mut pass, &self.world, ghost..ghost + 1, Blend::Alpha);
+                self.sprites.draw(&mut pass, &self.world, ghost + 1, Blend::Opaque);
+            } else {
+                self.sprites.draw(&mut pass, &self.world, first, Blend::Opaque);
+            }
         }
         if !ui.quads.is_empty() || !ui.text.is_empty() {
             let mut pass = begin_pass(&mut encoder, target, "overlay pass", wgpu::LoadOp::Load);

@@ -311,6 +311,7 @@ mod tests {
             goal_angle: 0.0,
             extra: &[],
             entities: &[],
+            ghost: None,
         };
         let (w, h) = (640, 360);
         let ui = Layer {

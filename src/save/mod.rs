@@ -11,6 +11,7 @@
 //! |---|---|---|
 //! | `settings.toml` | config | [`settings`] |
 //! | `progress.toml` | data | [`progress`] |
+//! | `ghosts/LEVEL.lab` (each level's best run) | data | [`ghosts`] |
 //!
 //! What can go wrong, and what happens (each a [`SaveWarning`]: one line, printed by `main`):
 //! - no file: a new player; defaults, no warning (a missing `settings.toml` is written with
@@ -25,6 +26,7 @@
 
 pub mod atomic;
 pub mod file;
+pub mod ghosts;
 pub mod progress;
 pub mod settings;
 

@@ -8,13 +8,7 @@ use super::layout::{Layer, Screen, solid};
 use super::style::{PANEL_ALPHA, colors};
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
 
-/// The level clock as `m:ss.cc` from whole ticks: exact (integer centiseconds, rounded down),
-/// so it reads the same at any frame rate. `tick_hz` 0 reads as 60.
-pub fn format_clock(ticks: u64, tick_hz: u32) -> String {
-    let hz = u64::from(if tick_hz == 0 { 60 } else { tick_hz });
-    let centis = ticks.saturating_mul(100) / hz;
-    format!("{}:{:02}.{:02}", centis / 6000, (centis / 100) % 60, centis % 100)
-}
+pub use crate::timer::format_clock;
 
 /// `text` cut to `max` characters, the last replaced by `…` when cut.
 pub fn truncate(text: &str, max: usize) -> String {

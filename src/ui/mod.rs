@@ -9,8 +9,10 @@
 //! from character counts.
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
-//! [`mod@hud`], [`screens`] (pause, end), [`menu`] (the menus' state machine), [`pages`] (what
-//! each menu page draws), [`settings_menu`] (the settings rows and the rebinding rule), [`telemetry`] (ring buffer, statistics), [`graphs`]
+//! [`mod@hud`], [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
+//! level-complete banner), [`menu`] (the menus' state machine), [`pages`] (what each menu page
+//! draws), [`settings_menu`] (the settings rows and the rebinding rule), [`telemetry`] (ring
+//! buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;
@@ -21,6 +23,7 @@ pub mod menu;
 pub mod pages;
 pub mod screens;
 pub mod settings_menu;
+pub mod splits;
 pub mod style;
 pub mod telemetry;
 
@@ -28,5 +31,6 @@ pub use f3::{OverlayInfo, overlay_lines, telemetry_overlay};
 pub use hud::{Hud, format_clock, hud, truncate};
 pub use layout::{Layer, Rect, Screen, solid};
 pub use screens::{LevelResult, end_screen, pause_screen};
+pub use splits::level_complete;
 pub use style::colors;
 pub use telemetry::{HISTORY, Telemetry, TelemetryStats};

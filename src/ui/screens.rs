@@ -5,8 +5,10 @@
 
 use super::hud::{format_clock, truncate};
 use super::layout::{Layer, Screen, solid};
+use super::splits::{pace_color, rewind_mark};
 use super::style::{END_DIM_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
 use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
+use crate::timer::{Split, format_delta, format_real};
 
 /// The pause screen: the whole window dimmed, "Paused" and the keys, centred on the view.
 pub fn pause_screen(out: &mut Layer, scr: &Screen) {
@@ -34,20 +36,23 @@ pub fn pause_screen(out: &mut Layer, scr: &Screen) {
     out.text.push(TextItem::new(hint, cx, cy + 1.6 * size, size, colors::DIM).aligned(Align::Center));
 }
 
-/// One finished level, for the end screen.
+/// One finished level, for the end screen and the level-complete banner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelResult {
     /// The level's name.
     pub name: String,
     /// Deaths on it.
     pub deaths: u64,
-    /// Ticks from its start to touching the goal.
+    /// Ticks from its start to touching the goal (the IGT).
     pub ticks: u64,
+    /// The speedrun split: IGT, RTA, the best before, rewind use ([`crate::timer`]).
+    pub split: Split,
 }
 
-/// The end screen after the last level: "You made it!", a row per level (deaths, time), a
-/// total row, and the keys (Enter does `selected`, the end menu's chosen item). Returns the y
-/// under the keys' line, where the end menu's items go.
+/// The end screen after the last level: "You made it!", a row per level (deaths, IGT, RTA, the
+/// split against the best in green or red, whether rewind was used), a total row (against the
+/// sum of the bests), and the keys (Enter does `selected`, the end menu's chosen item). Returns
+/// the y under the keys' line, where the end menu's items go.
 pub fn end_screen(
     out: &mut Layer,
     scr: &Screen,
@@ -64,19 +69,41 @@ pub fn end_screen(
     out.text.push(TextItem::new("You made it!", cx, y, title, colors::TITLE).aligned(Align::Center));
     y += title * 1.6;
     let name_w = results.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).clamp(5, 28);
-    let row = |name: &str, deaths: &str, time: &str| {
-        format!("{:<name_w$}  {:>6}  {:>9}", truncate(name, name_w), deaths, time)
+    // The split column is left blank in the row and drawn over it in its own colour.
+    let split_at = name_w + 2 + 6 + 2 + 9 + 2 + 9 + 2;
+    let row = |name: &str, deaths: &str, igt: &str, rta: &str, split: &str, rewind: &str| {
+        format!(
+            "{:<name_w$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}",
+            truncate(name, name_w),
+            deaths,
+            igt,
+            rta,
+            split,
+            rewind
+        )
     };
-    let mut rows = vec![row("level", "deaths", "time")];
+    let mut rows = vec![(row("level", "deaths", "IGT", "RTA", "vs best", "rewind"), None)];
+    let mut add = |name: &str, deaths: u64, s: &Split| {
+        let delta = s.delta_ticks().map_or_else(|| "—".to_owned(), |d| format_delta(d, tick_hz));
+        let text = row(
+            name,
+            &deaths.to_string(),
+            &format_clock(s.igt_ticks, tick_hz),
+            &format_real(s.rta_ns),
+            "",
+            rewind_mark(s),
+        );
+        rows.push((text, Some((format!("{delta:>9}"), pace_color(s.pace())))));
+    };
     for r in results {
-        rows.push(row(&r.name, &r.deaths.to_string(), &format_clock(r.ticks, tick_hz)));
+        add(&r.name, r.deaths, &r.split);
     }
-    let (deaths, ticks) = results.iter().fold((0, 0), |(d, t), r| (d + r.deaths, t + r.ticks));
-    rows.push(row("total", &deaths.to_string(), &format_clock(ticks, tick_hz)));
-    let width = mono_width(rows[0].chars().count(), size);
+    let deaths = results.iter().map(|r| r.deaths).sum();
+    add("total", deaths, &Split::total(results.iter().map(|r| &r.split)));
+    let width = mono_width(rows[0].0.chars().count(), size);
     let left = cx - width * 0.5;
     let last = rows.len() - 1;
-    for (i, text) in rows.into_iter().enumerate() {
+    for (i, (text, split)) in rows.into_iter().enumerate() {
         let color = if i == 0 { colors::DIM } else { colors::TEXT };
         if i == last {
             // A rule above the total, in a little extra space.
@@ -84,6 +111,9 @@ pub fn end_screen(
             out.quads.push(solid(left, (y - 0.2 * line).round(), width, scr.s.max(1.0), colors::GUIDE, 0.5));
         }
         out.text.push(TextItem::new(text, left, y, size, color));
+        if let Some((delta, color)) = split {
+            out.text.push(TextItem::new(delta, left + mono_width(split_at, size), y, size, color));
+        }
         y += line;
     }
     y += line;
@@ -116,19 +146,32 @@ mod tests {
     fn end_screen_lists_every_level_and_a_total() {
         let scr = Screen::new(1280, 720);
         let mut out = Layer::default();
+        let split = |ticks, best, rewound| Split {
+            igt_ticks: ticks,
+            rta_ns: ticks * 17_000_000,
+            best_ticks: best,
+            rewound_ticks: rewound,
+        };
         let results = vec![
-            LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800 },
-            LevelResult { name: "Caves".into(), deaths: 5, ticks: 3630 },
+            LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800, split: split(1800, Some(1830), 0) },
+            LevelResult { name: "Caves".into(), deaths: 5, ticks: 3630, split: split(3630, None, 12) },
         ];
         end_screen(&mut out, &scr, &results, 60, "Play again");
         let texts: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts[0], "You made it!");
-        assert!(texts.iter().any(|t| t.starts_with("Meadow") && t.contains("2") && t.ends_with("0:30.00")));
-        assert!(texts.iter().any(|t| t.starts_with("Caves ") && t.ends_with("1:00.50")));
-        assert!(texts.iter().any(|t| t.starts_with("total") && t.contains(" 7 ") && t.ends_with("1:30.50")));
+        assert!(texts.iter().any(|t| t.starts_with("Meadow") && t.contains("2") && t.contains("0:30.00")));
+        assert!(texts.iter().any(|t| t.starts_with("Caves ") && t.contains("1:00.50")));
+        assert!(texts.iter().any(|t| t.starts_with("total") && t.contains(" 7 ") && t.contains("1:30.50")));
         assert!(texts.iter().any(|t| t.contains("Enter / Start: play again")));
         // The rows share one column layout.
-        let rows: Vec<usize> = out.text[1..4].iter().map(|t| t.text.chars().count()).collect();
+        let rows: Vec<usize> = [1, 2, 4, 6].iter().map(|&i| out.text[i].text.chars().count()).collect();
         assert!(rows.windows(2).all(|w| w[0] == w[1]), "{rows:?}");
+        // RTA, the splits in their colours, rewind use.
+        assert!(texts[2].starts_with("Meadow") && texts[2].contains("0:30.60") && texts[2].ends_with("no"));
+        assert_eq!((texts[3].trim(), out.text[3].color), ("-0:00.50", colors::AHEAD));
+        assert!(texts[4].starts_with("Caves") && texts[4].ends_with("used"));
+        assert_eq!((texts[5].trim(), out.text[5].color), ("—", colors::DIM));
+        assert_eq!(texts[7].trim(), "—", "no sum of bests without every best");
+        assert_eq!(out.text[3].x, out.text[2].x + mono_width(38, out.text[2].size));
     }
 }

@@ -24,6 +24,10 @@ pub mod colors {
     pub const CAP: [u8; 3] = [222, 90, 230];
     /// Accumulator bars.
     pub const ACCUM: [u8; 3] = [96, 160, 246];
+    /// A split faster than the best.
+    pub const AHEAD: [u8; 4] = [92, 214, 120, 255];
+    /// A split slower than the best.
+    pub const BEHIND: [u8; 4] = [236, 78, 70, 255];
     /// Guide lines and zero-tick stubs.
     pub const GUIDE: [u8; 3] = [200, 206, 220];
 }

@@ -1,0 +1,248 @@
+//! The ghost in the game: each level attempt written tick by tick
+//! ([`crate::lab::tick_script`]); a new best kept as the level's ghost (in the save folder,
+//! [`crate::save::ghosts`], and in memory for this session); the level's ghost (`--ghost FILE`
+//! for the first level, else the kept best) drawn beside the player, aligned by the level's
+//! tick numbers ([`crate::present::ghost`]); G shows or hides it.
+//!
+//! Clock: event loop (a level's start and goal, the toggle) and render frame
+//! ([`Ghosts::after_frame`] once per loop frame, [`Ghosts::drawn`] once per drawn frame).
+//! Replaying a file into a track takes milliseconds (a few thousand ticks through the real
+//! loop), so it runs on a worker thread and the ghost appears when it is ready (a frame or
+//! two later): the event loop never stalls at a level's start or goal, where input timing
+//! matters. Nothing here writes the loop or its world: the ghost never reaches the state hash.
+
+use crate::game_loop::Loop;
+use crate::lab::ghost::{GhostError, load_text};
+use crate::lab::tick_script::TickScript;
+use crate::present::ghost::GhostTrack;
+use crate::present::view::PlayerDraw;
+use crate::save::Store;
+use crate::timer::Split;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+/// A track being replayed on a worker thread.
+type Pending = Receiver<Result<GhostTrack, GhostError>>;
+
+/// Replay `text` (named `path`) into a track on a worker thread.
+fn replay_in_background(text: String, path: PathBuf, tick_hz: u32) -> Pending {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(load_text(&text, &path, tick_hz));
+    });
+    rx
+}
+
+/// The app's ghosts: the one playing, the attempt being written, the bests of this session.
+#[derive(Debug)]
+pub struct Ghosts {
+    /// `--ghost FILE`, played on the level the game started with.
+    flag: Option<(PathBuf, GhostTrack)>,
+    /// Bests kept this session, by level id (they win over the files read at a level start).
+    bests: HashMap<String, GhostTrack>,
+    /// The ghost of the level being played.
+    playing: Option<GhostTrack>,
+    /// The level's ghost, still being replayed.
+    loading: Option<Pending>,
+    /// A new best's ghost, still being replayed, with its level id.
+    keeping: Option<(String, Pending)>,
+    /// The id of the level being played.
+    level: String,
+    /// The attempt being played, tick by tick.
+    attempt: Option<TickScript>,
+    /// Drawn (G toggles).
+    shown: bool,
+}
+
+impl Ghosts {
+    /// Ghosts for a game whose first level is `first_level`, with `--ghost`'s `flag` track.
+    pub fn new(first_level: &Path, flag: Option<GhostTrack>) -> Ghosts {
+        Ghosts {
+            flag: flag.map(|t| (first_level.to_path_buf(), t)),
+            bests: HashMap::new(),
+            playing: None,
+            loading: None,
+            keeping: None,
+            level: String::new(),
+            attempt: None,
+            shown: true,
+        }
+    }
+
+    /// A level (`level_path`, progress id `id`) starts in `game`: its ghost is `--ghost`'s for
+    /// the first level, else this session's best, else the one kept in `store`'s folder (a bad
+    /// file there: one warning line, no ghost); a new attempt is written from here.
+    pub fn start(&mut self, level_path: &Path, id: &str, game: &Loop, store: &Store) {
+        self.poll();
+        let hz = game.config().tick_hz;
+        self.level = id.to_owned();
+        self.loading = None;
+        self.playing = match &self.flag {
+            Some((first, track)) if first == level_path => Some(track.clone()),
+            _ => self.bests.get(id).cloned(),
+        };
+        if self.playing.is_none() {
+            if let Some(file) = store.ghost_file(id).filter(|f| f.is_file()) {
+                let text = std::fs::read_to_string(&file);
+                match text {
+                    Ok(text) => self.loading = Some(replay_in_background(text, file, hz)),
+                    Err(error) => eprintln!("ledge: warning: {}", GhostError::Read { path: file, error }),
+                }
+            }
+        }
+        self.attempt = Some(TickScript::new(level_path, game.tuning(), game.config()));
+    }
+
+    /// Take the tracks the worker threads finished (a bad saved ghost: one warning line, no
+    /// ghost).
+    fn poll(&mut self) {
+        let done = |rx: &Pending| match rx.try_recv() {
+            Ok(r) => Some(r.map_err(|e| e.to_string())),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the ghost's worker thread stopped".to_owned())),
+        };
+        if let Some(r) = self.loading.as_ref().and_then(done) {
+            self.loading = None;
+            match r {
+                Ok(track) => self.playing = Some(track),
+                Err(e) => eprintln!("ledge: warning: {e}"),
+            }
+        }
+        if let Some(r) = self.keeping.as_ref().and_then(|(_, rx)| done(rx)) {
+            let (id, _) = self.keeping.take().expect("checked above");
+            match r {
+                Ok(track) => {
+                    // The level started again before its new ghost was ready: it plays now.
+                    if id == self.level && self.playing.is_none() && self.loading.is_none() {
+                        self.playing = Some(track.clone());
+                    }
+                    self.bests.insert(id, track);
+                }
+                Err(e) => eprintln!("ledge: warning: the ghost of this run is not kept: {e}"),
+            }
+        }
+    }
+
+    /// After each loop frame: the ticks it ran go into the attempt; ghosts replayed in the
+    /// background are taken in.
+    pub fn after_frame(&mut self, game: &Loop) {
+        self.poll();
+        if let Some(a) = &mut self.attempt {
+            for t in game.ticks_this_frame() {
+                a.tick(&t.input);
+            }
+        }
+    }
+
+    /// The level (id `id`) was finished with `split`: on a new best, the attempt becomes the
+    /// level's ghost for the next start (replayed in the background), and is saved to
+    /// `store`'s folder.
+    ///
+    /// # Errors
+    /// The save failed (one line); the game goes on either way, with the ghost kept in memory.
+    pub fn finish(&mut self, id: &str, split: &Split, game: &Loop, store: &Store) -> Result<(), String> {
+        let Some(mut attempt) = self.attempt.take() else { return Ok(()) };
+        if !split.is_new_best() {
+            return Ok(());
+        }
+        let text = attempt.text().to_owned();
+        let name = store.ghost_file(id).unwrap_or_else(|| PathBuf::from(format!("{id}.lab")));
+        let saved = store.save_ghost(id, &text).map_err(|w| w.to_string());
+        self.bests.remove(id);
+        self.keeping = Some((id.to_owned(), replay_in_background(text, name, game.config().tick_hz)));
+        saved
+    }
+
+    /// The ghost as drawn this frame: its tick (`prev`, `curr` of `game` counted from the
+    /// level's start tick `start`) at the frame's alpha; `None` when hidden, when the level has
+    /// no ghost, or past the ghost's end.
+    pub fn drawn(&self, game: &Loop, start: u64) -> Option<PlayerDraw> {
+        let track = self.playing.as_ref().filter(|_| self.shown)?;
+        let (prev, curr) = (game.prev_tick().saturating_sub(start), game.world().tick.saturating_sub(start));
+        track.drawn(prev, curr, game.stepper().alpha())
+    }
+
+    /// Show the ghost or not (for the pause menu).
+    pub fn set_shown(&mut self, on: bool) {
+        self.shown = on;
+    }
+
+    /// Show or hide the ghost (G); returns whether it is shown now.
+    pub fn toggle(&mut self) -> bool {
+        self.shown = !self.shown;
+        self.shown
+    }
+
+    /// The ghost is shown (when the level has one).
+    pub fn shown(&self) -> bool {
+        self.shown
+    }
+
+    /// The level being played has a ghost.
+    pub fn has_ghost(&self) -> bool {
+        self.playing.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{Action, InputEvent, Source};
+    use crate::save::SaveDirs;
+    use crate::sim::Tuning;
+    use crate::time::StepperConfig;
+
+    /// Wait (up to 10 s) until the worker threads are done.
+    fn settle(g: &mut Ghosts) {
+        for _ in 0..1000 {
+            g.poll();
+            if g.loading.is_none() && g.keeping.is_none() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the ghost's worker thread did not finish");
+    }
+
+    #[test]
+    fn a_new_best_is_saved_and_plays_at_the_next_start_and_a_slower_run_keeps_it() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let level_path = root.join("assets/levels/level1.tmx");
+        let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
+        let dir = std::env::temp_dir().join(format!("ledge-app-ghosts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (store, _) = Store::open_in(&SaveDirs::single(&dir));
+        let mut game = Loop::new(level.clone(), Tuning::default(), StepperConfig::default()).unwrap();
+        let mut g = Ghosts::new(&level_path, None);
+        g.start(&level_path, "level1", &game, &store);
+        assert!(!g.has_ghost(), "nothing saved yet");
+        game.push_event(0, InputEvent::Press(Source::Keyboard, Action::Right));
+        for k in 1..=60u64 {
+            game.frame(k * 16_666_667);
+            g.after_frame(&game);
+        }
+        assert_eq!(g.drawn(&game, 0), None);
+        let best = Split { igt_ticks: 60, ..Split::default() };
+        g.finish("level1", &best, &game, &store).expect("saved");
+        settle(&mut g);
+        let file = store.ghost_file("level1").unwrap();
+        let saved = std::fs::read_to_string(&file).expect("the ghost file");
+        // The next start plays it, aligned from the level's start tick (60 here).
+        game.load_level(level);
+        g.start(&level_path, "level1", &game, &store);
+        settle(&mut g);
+        assert!(g.has_ghost());
+        let at_start = g.drawn(&game, 60).expect("drawn at the start");
+        game.frame(61 * 16_666_667 + 8_333_333);
+        let moved = g.drawn(&game, 60).expect("drawn");
+        assert!(moved.pos.x > at_start.pos.x, "the ghost runs right: {at_start:?} -> {moved:?}");
+        assert!(!g.toggle() && g.drawn(&game, 60).is_none(), "G hides it");
+        g.set_shown(true);
+        // A slower run keeps the best's file.
+        let slower = Split { igt_ticks: 90, best_ticks: Some(60), ..Split::default() };
+        g.finish("level1", &slower, &game, &store).expect("nothing to save");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), saved);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,38 @@
+//! A level's run: where its timer and ghost start ([`App::start_run`], at every level start)
+//! and what happens at its goal ([`App::finish_run`]: the split against the best before this
+//! run, the attempt kept as the ghost on a new best, the result noted for the screens).
+//!
+//! Clock: event loop (a level's start; the frame that sees the goal, before the progress is
+//! saved, so the best it compares with is the one from before this run).
+
+use super::App;
+
+impl App {
+    /// The current level starts now: its timer ([`crate::timer::LevelClock`]: tick, wall
+    /// clock, rewinds) and its ghost and attempt ([`super::ghosts::Ghosts::start`]).
+    pub(super) fn start_run(&mut self) {
+        let rewound = self.game.totals().rewound_ticks;
+        self.session.start_level(self.game.world(), self.wall_ns(), rewound);
+        let id = self.level_id();
+        self.ghosts.start(&self.session.level_path, &id, &self.game, &self.opts.save);
+    }
+
+    /// The current level's goal was reached: its split (IGT, RTA, rewinds) against the best
+    /// saved before it, its attempt kept as the level's ghost if it is a new best (one warning
+    /// line if that fails), and its result noted.
+    pub(super) fn finish_run(&mut self) {
+        let id = self.level_id();
+        let best = self.opts.save.progress().levels.get(&id).map(|r| r.best_ticks);
+        let world = self.game.world();
+        let split = self.session.level_clock().split(
+            world.tick,
+            self.wall_ns(),
+            self.game.totals().rewound_ticks,
+            best,
+        );
+        if let Err(e) = self.ghosts.finish(&id, &split, &self.game, &self.opts.save) {
+            eprintln!("ledge: warning: the ghost of this run is not kept: {e}");
+        }
+        self.session.finish_level(&self.game.level().name, self.game.world(), split);
+    }
+}

@@ -1,0 +1,174 @@
+//! The speedrun timer: in-game time (IGT: fixed ticks of the level's own timeline — the game
+//! time the HUD shows, exact at any frame rate and game speed; a rewind takes its ticks back)
+//! and real time (RTA: wall time from the level's start to its goal, pauses and slow motion
+//! included), per level and in total, with splits against the best (progress.toml's best
+//! ticks per level) and whether rewind was used.
+//!
+//! Clock: none; pure arithmetic on tick counts and nanoseconds the app reads at a level's
+//! start and at its goal (event loop). Shown by `ui` (the level-complete banner, the end
+//! screen).
+
+/// The clock as `m:ss.cc` from whole ticks: exact (integer centiseconds, rounded down), so it
+/// reads the same at any frame rate. `tick_hz` 0 reads as 60.
+pub fn format_clock(ticks: u64, tick_hz: u32) -> String {
+    let hz = u64::from(if tick_hz == 0 { 60 } else { tick_hz });
+    format_centis(ticks.saturating_mul(100) / hz)
+}
+
+/// Real time as `m:ss.cc` from nanoseconds (rounded down to the centisecond).
+pub fn format_real(ns: u64) -> String {
+    format_centis(ns / 10_000_000)
+}
+
+fn format_centis(centis: u64) -> String {
+    format!("{}:{:02}.{:02}", centis / 6000, (centis / 100) % 60, centis % 100)
+}
+
+/// A split against the best as `+m:ss.cc` (slower), `-m:ss.cc` (faster) or `±0:00.00`, from
+/// a difference in ticks (the magnitude rounded down to the centisecond, like the clock).
+pub fn format_delta(delta_ticks: i64, tick_hz: u32) -> String {
+    let sign = match delta_ticks.signum() {
+        1 => "+",
+        -1 => "-",
+        _ => "±",
+    };
+    format!("{sign}{}", format_clock(delta_ticks.unsigned_abs(), tick_hz))
+}
+
+/// Whether a split is ahead of the best, behind it, level with it, or has nothing to compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Faster than the best (shown green).
+    Ahead,
+    /// Slower than the best (shown red).
+    Behind,
+    /// The same time.
+    Even,
+    /// No best to compare with (a first finish).
+    NoBest,
+}
+
+/// One level's times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// In-game time, ticks.
+    pub igt_ticks: u64,
+    /// Real time, nanoseconds.
+    pub rta_ns: u64,
+    /// The best time before this run, ticks (`None`: never finished before).
+    pub best_ticks: Option<u64>,
+    /// Rewind ticks run on the level (0: rewind not used).
+    pub rewound_ticks: u64,
+}
+
+impl Split {
+    /// IGT minus the best, ticks (negative: faster), if there was a best.
+    pub fn delta_ticks(&self) -> Option<i64> {
+        self.best_ticks.map(|b| self.igt_ticks as i64 - b as i64)
+    }
+
+    /// How the split compares with the best.
+    pub fn pace(&self) -> Pace {
+        match self.delta_ticks() {
+            None => Pace::NoBest,
+            Some(d) if d < 0 => Pace::Ahead,
+            Some(d) if d > 0 => Pace::Behind,
+            Some(_) => Pace::Even,
+        }
+    }
+
+    /// A new best: faster than the best, or the first finish.
+    pub fn is_new_best(&self) -> bool {
+        matches!(self.pace(), Pace::Ahead | Pace::NoBest)
+    }
+
+    /// Rewind was used on the level.
+    pub fn rewind_used(&self) -> bool {
+        self.rewound_ticks > 0
+    }
+
+    /// The splits of a run added up: IGT and RTA summed, the best the sum of the levels' bests
+    /// (`None` unless every level had one), rewind ticks summed.
+    pub fn total<'a>(splits: impl IntoIterator<Item = &'a Split>) -> Split {
+        splits.into_iter().fold(Split { best_ticks: Some(0), ..Split::default() }, |t, s| Split {
+            igt_ticks: t.igt_ticks + s.igt_ticks,
+            rta_ns: t.rta_ns + s.rta_ns,
+            best_ticks: t.best_ticks.zip(s.best_ticks).map(|(a, b)| a + b),
+            rewound_ticks: t.rewound_ticks + s.rewound_ticks,
+        })
+    }
+}
+
+/// Where a level's clocks stood at its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelClock {
+    /// The loop's tick number at the start (IGT counts from here).
+    pub start_tick: u64,
+    /// Real nanoseconds at the start (the app's wall clock, pauses included).
+    pub start_real_ns: u64,
+    /// The loop's rewind-tick total at the start.
+    pub start_rewound: u64,
+}
+
+impl LevelClock {
+    /// In-game time at the loop's tick `tick`, ticks.
+    pub fn igt(&self, tick: u64) -> u64 {
+        tick.saturating_sub(self.start_tick)
+    }
+
+    /// The split at the goal: the loop at tick `tick` with `rewound` rewind ticks in total,
+    /// the wall clock at `real_ns`, against `best_ticks`.
+    pub fn split(&self, tick: u64, real_ns: u64, rewound: u64, best_ticks: Option<u64>) -> Split {
+        Split {
+            igt_ticks: self.igt(tick),
+            rta_ns: real_ns.saturating_sub(self.start_real_ns),
+            best_ticks,
+            rewound_ticks: rewound.saturating_sub(self.start_rewound),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_and_deltas_are_exact_centiseconds() {
+        assert_eq!(format_clock(3630, 60), "1:00.50");
+        assert_eq!(format_real(61_239_999_999), "1:01.23");
+        assert_eq!(format_delta(-30, 60), "-0:00.50");
+        assert_eq!(format_delta(61, 60), "+0:01.01");
+        assert_eq!(format_delta(0, 60), "±0:00.00");
+    }
+
+    #[test]
+    fn a_split_against_the_best() {
+        let clock = LevelClock { start_tick: 1000, start_real_ns: 5_000_000_000, start_rewound: 40 };
+        let s = clock.split(1600, 16_000_000_000, 100, Some(630));
+        assert_eq!(
+            s,
+            Split { igt_ticks: 600, rta_ns: 11_000_000_000, best_ticks: Some(630), rewound_ticks: 60 }
+        );
+        assert_eq!(
+            (s.delta_ticks(), s.pace(), s.is_new_best(), s.rewind_used()),
+            (Some(-30), Pace::Ahead, true, true)
+        );
+        let slow = Split { best_ticks: Some(500), ..s };
+        assert_eq!((slow.pace(), slow.is_new_best()), (Pace::Behind, false));
+        assert_eq!(Split { best_ticks: Some(600), ..s }.pace(), Pace::Even);
+        let first = Split { best_ticks: None, rewound_ticks: 0, ..s };
+        assert_eq!((first.pace(), first.is_new_best(), first.rewind_used()), (Pace::NoBest, true, false));
+    }
+
+    #[test]
+    fn totals_sum_and_compare_with_the_sum_of_bests_only_when_every_level_has_one() {
+        let a = Split { igt_ticks: 600, rta_ns: 11, best_ticks: Some(630), rewound_ticks: 0 };
+        let b = Split { igt_ticks: 300, rta_ns: 5, best_ticks: Some(290), rewound_ticks: 7 };
+        let t = Split::total([&a, &b]);
+        assert_eq!(t, Split { igt_ticks: 900, rta_ns: 16, best_ticks: Some(920), rewound_ticks: 7 });
+        assert_eq!(t.delta_ticks(), Some(-20));
+        let c = Split { best_ticks: None, ..b };
+        assert_eq!(Split::total([&a, &c]).best_ticks, None);
+        assert_eq!(Split::total([]), Split { best_ticks: Some(0), ..Split::default() });
+    }
+}

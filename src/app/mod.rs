@@ -46,6 +46,7 @@ use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
+use crate::present::ride_stats::RideStats;
 use crate::present::stress::StressField;
 use crate::sim::tuning::Tuning;
 use crate::time::StepperConfig;
@@ -127,6 +128,8 @@ struct App {
     stress_drawn: Vec<glam::DVec2>,
     /// Minimised/occluded state and the loop's wake-ups meanwhile.
     visibility: Visibility,
+    /// How steady a rider was drawn on its platform and on screen (`--stats`).
+    ride: RideStats,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -514,6 +517,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         stress: StressField::new(stress, 0x1ed6e),
         stress_drawn: Vec::new(),
         visibility: Visibility::default(),
+        ride: RideStats::default(),
     };
     event_loop.run_app(&mut app).context("window event loop failed")?;
     if let Some(e) = app.error.take() {

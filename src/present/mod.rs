@@ -15,6 +15,7 @@
 //! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`stress`]: the `--stress` sprites;
+//! - [`ride_stats`]: how steady a rider is drawn on its platform and on screen (`--stats`);
 //! - [`surface_state`]: the window surface's size rules and acquire state machine;
 //! - [`text`]: [`text::TextItem`]s and the monospace metrics the UI lays out with.
 //!
@@ -27,6 +28,7 @@ pub mod entity_sprites;
 pub mod instances;
 pub mod interp;
 pub mod letterbox;
+pub mod ride_stats;
 pub mod spin;
 pub mod stress;
 pub mod surface_state;

@@ -120,6 +120,7 @@ pub(crate) fn run_parsed(
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
     lp.set_record_entities(!opts.summary_only);
+    lp.set_rewind_history(script.rewinds());
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();

@@ -29,8 +29,9 @@ use crate::level::{EntityKind, EntitySpec, Level, Rect};
 use glam::DVec2;
 
 /// One entity's live state after a tick. Its spec (path, speeds, times) stays in
-/// `Level::entities[id]`; the id is its index there and in `World::entities`.
-#[derive(Clone, Debug, PartialEq)]
+/// `Level::entities[id]`; the id is its index there and in `World::entities`. `Copy`, so a
+/// world's entities are copied (the rewind history, every tick) with one `memcpy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Entity {
     /// What it is.
     pub kind: EntityKind,

@@ -25,7 +25,7 @@ use glam::DVec2;
 pub fn step_platform(world: &mut World, level: &Level, id: usize, tick_hz: u32) -> bool {
     let e = &mut world.entities[id];
     e.clock += 1;
-    let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
+    let p = e.path.at_tick(e.clock, tick_hz);
     e.state = if p.waiting { EntityState::Waiting } else { EntityState::Moving };
     e.exact = p.pos;
     let target = DVec2::new(round_px(p.pos.x), round_px(p.pos.y));

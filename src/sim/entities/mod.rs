@@ -151,7 +151,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
             }
             Some(EntitySpec::Saw { .. }) => {
                 e.clock += 1;
-                let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
+                let p = e.path.at_tick(e.clock, tick_hz);
                 e.moved = p.pos - e.pos;
                 (e.pos, e.exact) = (p.pos, p.pos);
             }

@@ -7,7 +7,8 @@
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
 //! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
-//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`;
+//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`
+//!   ([`bodies::Track`], the one prev/curr blend: the world's bodies and the stress sprites);
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);

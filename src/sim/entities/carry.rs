@@ -65,7 +65,10 @@ fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: boo
         let blocked = if d.x != 0.0 {
             solids::move_x(level, &world.entities, Some(id), p, HITBOX, to.x - p.x).1
         } else {
-            solids::move_y(level, &world.entities, Some(id), p, HITBOX, to.y - p.y, true).1
+            // A push down stops at a one-way tile or platform under the feet, as the player's own
+            // fall does (unless it is dropping through): that is a squish, not a pass-through.
+            let drop = world.player.drop_through > 0;
+            solids::move_y(level, &world.entities, Some(id), p, HITBOX, to.y - p.y, drop).1
         };
         if blocked || solids::overlaps_solid(level, &world.entities, Some(id), to, HITBOX) {
             return true;

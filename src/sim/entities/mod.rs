@@ -155,7 +155,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
                 e.moved = p.pos - e.pos;
                 (e.pos, e.exact) = (p.pos, p.pos);
             }
-            Some(EntitySpec::Walker { .. }) => walker::step(e, level, tick_hz),
+            Some(EntitySpec::Walker { .. }) => walker::step(&mut world.entities, id, level, tick_hz),
             Some(EntitySpec::Crumble { back, .. }) => {
                 crumble::step(e, &world.player, *back, tick_hz);
             }
@@ -179,15 +179,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
 /// point that a solid platform covers now puts the player on that platform's top (when that
 /// place is free), so the player is never placed inside a solid.
 pub fn reset_on_death(world: &mut World, level: &Level) {
-    let covering = world.entities.iter().position(|e| {
-        e.kind == EntityKind::Platform && e.is_solid() && solids::overlaps(e, world.player.pos, super::HITBOX)
-    });
-    if let Some(id) = covering {
-        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
-        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
-            world.player.pos = on_top;
-        }
-    }
+    lift_out(world, level, |e| e.kind == EntityKind::Platform && e.is_solid());
     let player = Rect { pos: world.player.pos, size: super::HITBOX };
     for (e, spec) in world.entities.iter_mut().zip(&level.entities) {
         match spec {
@@ -202,6 +194,26 @@ pub fn reset_on_death(world: &mut World, level: &Level) {
                 *e = fresh;
             }
             _ => {}
+        }
+    }
+}
+
+/// After a `teleport`: a target inside a solid entity (a solid platform, an unbroken crumbling
+/// block) puts the player on that entity's top when that place is free (LAB.md: the player is
+/// never placed inside a solid). Nothing is reset.
+pub fn place_out_of_solids(world: &mut World, level: &Level) {
+    lift_out(world, level, Entity::is_solid);
+}
+
+/// The lowest-id entity for which `covers` holds and that the player's box overlaps: the player
+/// goes onto its top, if nothing solid is there.
+fn lift_out(world: &mut World, level: &Level, covers: impl Fn(&Entity) -> bool) {
+    let covering =
+        world.entities.iter().position(|e| covers(e) && solids::overlaps(e, world.player.pos, super::HITBOX));
+    if let Some(id) = covering {
+        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
+        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
+            world.player.pos = on_top;
         }
     }
 }

@@ -224,17 +224,6 @@ fn ent_lift_jump() {
 }
 
 #[test]
-fn ent_walker_turns_at_solid() {
-    let r = run("ent-walker-turns-at-solid.lab");
-    let t = ticks(&r);
-    let xs: Vec<f64> = t.iter().map(|t| ent(t, 0).x).collect();
-    assert_eq!(xs.iter().copied().fold(f64::MIN, f64::max) + 16.0, 160.0, "turns at the solid platform");
-    assert_eq!(xs.iter().copied().fold(f64::MAX, f64::min), 0.0, "and walks back to the side");
-    assert!(t.iter().any(|t| ent(t, 0).vx < 0.0));
-    assert!(t.iter().all(|t| ent(t, 0).state == "alive" && !t.died));
-}
-
-#[test]
 fn ent_push_down_oneway() {
     let r = run("ent-push-down-oneway.lab");
     let t = ticks(&r);

@@ -160,7 +160,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
                 e.moved = e.exact - e.pos;
                 e.pos = e.exact;
             }
-            Some(EntitySpec::Walker { .. }) => walker::step(&mut world.entities, id, level, tick_hz),
+            Some(EntitySpec::Walker { .. }) => walker::step(e, level, tick_hz),
             Some(EntitySpec::Crumble { back, .. }) => {
                 crumble::step(e, &world.player, *back, tick_hz);
             }

@@ -223,6 +223,33 @@ fn ent_lift_jump() {
     assert!((t[i].player.vy - (-210.0 + e.vy + 1800.0 / 60.0)).abs() <= 1e-9 && e.vy < 0.0, "its upward vy");
 }
 
+#[test]
+fn ent_push_down_oneway() {
+    let r = run("ent-push-down-oneway.lab");
+    let t = ticks(&r);
+    let death = first_death(t);
+    assert!(t[..=death].iter().all(|t| t.player.y + 22.0 <= 160.0), "never pushed through the one-way top");
+    assert!(t.iter().all(|t| {
+        let e = ent(t, 1);
+        let p = &t.player;
+        !(p.x < e.x + 48.0 && p.x + 12.0 > e.x && p.y < e.y + 16.0 && p.y + 22.0 > e.y)
+    }));
+}
+
+#[test]
+fn ent_teleport_onto_platform() {
+    let r = run("ent-teleport-onto-platform.lab");
+    let t = ticks(&r);
+    let k = t.iter().position(|t| t.respawned).expect("the teleport tick");
+    assert!(!t[k].died);
+    assert_eq!((t[k].player.x, t[k].player.y), (170.0, 78.0), "on the platform's top");
+    assert!(t.iter().all(|t| {
+        let p = &t.player;
+        !(p.x < 208.0 && p.x + 12.0 > 160.0 && p.y < 116.0 && p.y + 22.0 > 100.0)
+    }));
+    assert_eq!(t.last().map(|t| (t.riding, t.player.y)), Some((Some(Some(0)), 78.0)));
+}
+
 fn hash(name: &str) {
     let r = run(name);
     assert_eq!(r.summary.totals.ticks, 300);

@@ -3,7 +3,10 @@
 //! difference, not exact bytes (drivers may round differently). Cases: the first level's
 //! start, a fractional camera offset (no tile seams), the frame right after a teleport (no
 //! streak), the goal portal turned to a mid-tick angle, the F3 overlay over the game, and
-//! every entity kind in every drawn state at a fractional alpha.
+//! every entity kind in every drawn state at a fractional alpha (a hand-made view), and every
+//! entity kind placed by the real simulation at a fractional alpha with the player riding
+//! (`entities-sim`, also checked against the simulation's boxes: feet on the platform's top,
+//! the saw inside its circle's box).
 //!
 //! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
 //! committing); a missing golden fails the test. With no adapter at all the tests fail
@@ -374,4 +377,143 @@ fn every_entity_kind_between_two_ticks() {
     };
     let img = common::gpu::offscreen().render(&view, W, H).unwrap();
     check("entities", &img);
+}
+
+/// The lab script of [`every_entity_kind_from_the_simulation`]: an inline map with a floor and
+/// one entity of every kind, the player standing on a solid platform that carries it up and
+/// right, 144 Hz frames.
+const SIM_ENTITIES: &str = "\
+map
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+.....P..................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+........................................
+########################################
+########################################
+end
+entity platform x=72 y=160 w=48 h=16 to=232,120 speed=40 wait=0.2
+entity platform x=300 y=200 w=48 h=8 to=360,200 speed=30 oneway=1
+entity crumble x=420 y=240 w=32
+entity spring x=500 y=312
+entity saw x=560 y=180 to=600,220 speed=50 r=10
+entity walker x=150 y=304 speed=40
+frame 6.9444 x200
+";
+
+/// Sky: the colour of the frame's top-left pixel.
+fn sky(img: &[u8]) -> [u8; 3] {
+    [img[0], img[1], img[2]]
+}
+
+fn px(img: &[u8], x: i64, y: i64) -> [u8; 3] {
+    let i = ((y * i64::from(W) + x) * 4) as usize;
+    [img[i], img[i + 1], img[i + 2]]
+}
+
+/// Every entity kind as the real simulation and the loop's one interpolation place them, at a
+/// fractional alpha while the player rides a rising platform; compared with the golden
+/// `entities-sim`. Then the drawing is checked against the simulation's boxes, at the
+/// renderer's integer scale (2x): the rider's feet are drawn exactly on the platform's top (the
+/// lowest row the player's sprite covers is the row above the platform's first row: no gap,
+/// no overlap), and the saw's sprite stays inside its circle's box.
+#[test]
+fn every_entity_kind_from_the_simulation() {
+    use ledge::level::{EntityKind, HITBOX};
+    use ledge::present::view::{PlayerDraw, VIEW_SIZE};
+    let mut off = common::gpu::offscreen();
+    let mut shot = None;
+    run_script_observed(SIM_ENTITIES, &opts(), &mut |f, lp| {
+        let alpha = lp.stepper().alpha();
+        let riding = lp.world().riding == Some(0);
+        // The platform (and its rider) drawn between whole pixels on both axes.
+        let between = lp.drawn_entities().first().is_some_and(|p| p.pos.fract().min_element() > 0.0);
+        if shot.is_none() && f >= 100 && riding && between && (0.3..0.7).contains(&alpha) {
+            let view = lp.view();
+            let with = off.render(&view, W, H).map_err(|e| e.to_string())?;
+            // The same frame with the player drawn far outside the view.
+            let away = PlayerDraw { pos: view.camera + VIEW_SIZE * 4.0, ..view.player };
+            let without = off.render(&ledge::present::view::FrameView { player: away, ..view }, W, H);
+            let without = without.map_err(|e| e.to_string())?;
+            shot = Some((with, without, view.camera, view.player.pos, view.entities.to_vec(), alpha));
+        }
+        Ok(())
+    })
+    .expect("the script runs");
+    let (img, bare, camera, player, entities, alpha) = shot.expect("a riding frame at a fractional alpha");
+    eprintln!("alpha {alpha}, player {player}");
+    check("entities-sim", &img);
+    let kinds: Vec<EntityKind> = entities.iter().map(|e| e.kind).collect();
+    for k in
+        [EntityKind::Platform, EntityKind::Crumble, EntityKind::Spring, EntityKind::Saw, EntityKind::Walker]
+    {
+        assert!(kinds.contains(&k), "{k:?} drawn");
+    }
+    assert!(player.fract().min_element() > 0.0, "the rider is drawn between whole pixels");
+
+    // Level pixels to screen pixels: 2x, the view's top-left at the origin (no letterbox).
+    let scale = f64::from(W) / VIEW_SIZE.x;
+    let top_left = camera - VIEW_SIZE / 2.0;
+    let screen = |v: glam::DVec2| (v - top_left) * scale;
+    let platform = &entities[0];
+    assert_eq!(player.y + HITBOX.y, platform.pos.y, "drawn feet on the drawn top");
+    // The player's own pixels: where the two renders differ.
+    let sky = sky(&bare);
+    let (x0, x1) = (screen(player).x.floor() as i64 - 8, screen(player + HITBOX).x.ceil() as i64 + 8);
+    let mut lowest = i64::MIN;
+    let mut under = Vec::new();
+    for x in x0..x1 {
+        for y in 0..i64::from(H) {
+            if px(&img, x, y) != px(&bare, x, y) && y > lowest {
+                lowest = y;
+            }
+        }
+    }
+    // The row the platform's top edge lands on: pixel centres y + 0.5 at or below it are in.
+    let top = (screen(platform.pos).y - 0.5).ceil() as i64;
+    assert_eq!(lowest, top - 1, "the player's lowest drawn row is right above the platform's first row");
+    for x in x0..x1 {
+        if (0..i64::from(H)).any(|y| px(&img, x, y) != px(&bare, x, y)) {
+            under.push((px(&bare, x, top), px(&bare, x, top - 1)));
+        }
+    }
+    assert!(!under.is_empty());
+    assert!(
+        under.iter().all(|(on, above)| *on != sky && *above == sky),
+        "platform top row under the feet: {under:?}"
+    );
+
+    // The saw's sprite (its non-sky pixels near its box) stays inside the circle's box.
+    let saw = entities.iter().find(|e| e.kind == EntityKind::Saw).expect("a saw");
+    let (a, b) = (screen(saw.pos), screen(saw.pos + saw.size));
+    let (mut lo, mut hi) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN));
+    for y in a.y as i64 - 6..b.y as i64 + 6 {
+        for x in a.x as i64 - 6..b.x as i64 + 6 {
+            if px(&bare, x, y) != sky {
+                lo = (lo.0.min(x), lo.1.min(y));
+                hi = (hi.0.max(x), hi.1.max(y));
+            }
+        }
+    }
+    assert!(
+        lo.0 as f64 >= a.x - 1.0 && lo.1 as f64 >= a.y - 1.0,
+        "saw drawn left/above its box: {lo:?} vs {a}"
+    );
+    assert!(hi.0 as f64 <= b.x && hi.1 as f64 <= b.y, "saw drawn right/below its box: {hi:?} vs {b}");
+    assert!((hi.0 - lo.0) as f64 >= 0.8 * (b.x - a.x), "the saw fills its box: {lo:?}..{hi:?} vs {a}..{b}");
 }

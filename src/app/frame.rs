@@ -83,6 +83,9 @@ impl App {
             let now = self.now_ns();
             let stats = self.game.frame(now);
             self.audio.play_ticks(self.game.ticks_this_frame());
+            for t in self.game.ticks_this_frame() {
+                self.ride.tick(t.riding.flatten(), t.respawned);
+            }
             let dt = 1.0 / f64::from(self.game.config().tick_hz);
             for _ in 0..stats.steps {
                 self.stress.step(dt);
@@ -101,6 +104,8 @@ impl App {
                     return;
                 }
                 self.complete_level();
+                // The next level's first frame does not blend from this level's riding.
+                self.ride.tick(None, true);
             }
             self.min_y = self.min_y.min(self.game.world().player.pos.y);
         }
@@ -128,6 +133,7 @@ impl App {
                     self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
                     view.extra = &self.stress_drawn;
                 }
+                self.ride.frame(&view);
                 g.draw(frame, &view, &ui);
                 self.visibility.presented(self.session.mode == Mode::Playing, Instant::now());
                 drawn = true;

@@ -50,6 +50,7 @@ use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
 use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
+use crate::present::ride_stats::RideStats;
 use crate::present::stress::StressField;
 use crate::sim::tuning::Tuning;
 use crate::time::StepperConfig;
@@ -140,6 +141,8 @@ struct App {
     menus: menus::Menus,
     /// Sound: each frame's tick cues, the music loop (paused with the game).
     audio: Audio,
+    /// How steady a rider was drawn on its platform and on screen (`--stats`).
+    ride: RideStats,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -555,6 +558,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         ghosts,
         menus,
         audio,
+        ride: RideStats::default(),
     };
     app.start_run();
     if title {

@@ -71,6 +71,21 @@ pub struct Summary {
     pub adapter: String,
     /// The present mode used.
     pub present_mode: String,
+    /// Drawn frames in which the player rode the same platform through both ticks the frame
+    /// blends ([`crate::present::ride_stats`]).
+    pub ride_frames: u64,
+    /// Over those frames, max − min of (drawn platform − drawn player) x, pixels: 0 when the
+    /// rider is drawn at a constant offset from its platform.
+    pub ride_offset_spread_x: f64,
+    /// The same for y, pixels.
+    pub ride_offset_spread_y: f64,
+    /// Over those frames in which the camera moved on x, max − min of the rider's drawn x on
+    /// screen, pixels: 0 when the camera carries the rider without it moving on screen.
+    pub ride_screen_spread_x: f64,
+    /// The same for y (frames in which the camera moved on y), pixels.
+    pub ride_screen_spread_y: f64,
+    /// How many riding frames the camera moved in (those the screen spreads cover).
+    pub ride_camera_frames: u64,
 }
 
 impl Summary {
@@ -120,6 +135,7 @@ impl super::App {
             self.gfx.as_ref().map_or((0, 0), |g| (g.window.inner_size().width, g.window.inner_size().height));
         let stats = self.gfx.as_ref().map(|g| g.gpu.stats()).unwrap_or_default();
         let vis = self.visibility.stats(Instant::now());
+        let ride = self.ride.figures();
         Summary {
             frames: t.frames,
             ticks: t.ticks,
@@ -150,6 +166,12 @@ impl super::App {
             fps_since_restore: vis.fps_since_restore,
             adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
             present_mode: self.gfx.as_ref().map_or_else(String::new, Graphics::present_mode),
+            ride_frames: ride.frames,
+            ride_offset_spread_x: ride.offset_spread.x,
+            ride_offset_spread_y: ride.offset_spread.y,
+            ride_screen_spread_x: ride.screen_spread.x,
+            ride_screen_spread_y: ride.screen_spread.y,
+            ride_camera_frames: ride.camera_frames,
         }
     }
 }

@@ -53,6 +53,16 @@ impl Loop {
         self.stepper.speed()
     }
 
+    /// Keep the rewind history (`true`, the default) or not: the lab turns it off for a script
+    /// without a `rewind` event, which can never go back ([`crate::sim::rewind::Rewind::set_recording`]).
+    /// Turned back on, it starts from the current state.
+    pub fn set_rewind_history(&mut self, on: bool) {
+        self.history.set_recording(on);
+        if on && self.history.is_empty() {
+            self.history.restart(&self.world);
+        }
+    }
+
     /// Ticks that a rewind can still undo now (0: the history is used up).
     pub fn rewind_ticks_left(&self) -> usize {
         self.history.ticks_back()

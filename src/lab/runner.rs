@@ -121,6 +121,7 @@ pub(crate) fn run_parsed(
     let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
     lp.set_record_entities(!opts.summary_only);
     let ghost = super::ghost::for_script(script.ghost.as_ref(), opts, lp.config().tick_hz)?;
+    lp.set_rewind_history(script.rewinds());
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();

@@ -73,6 +73,16 @@ pub struct Script {
     pub ghost: Option<(String, usize)>,
 }
 
+impl Script {
+    /// The script presses `rewind` somewhere (else no tick of it can rewind, and the loop need
+    /// not keep a history).
+    pub fn rewinds(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|(s, _)| matches!(s, Step::Event { event: InputEvent::Press(_, Action::Rewind), .. }))
+    }
+}
+
 /// A script error: the 1-based line and what is wrong. Displayed as `line N: problem`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {msg}")]

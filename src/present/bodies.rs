@@ -1,7 +1,9 @@
 //! Every drawn body's interpolation history: the player and each entity keep their position
 //! after the previous tick and after the current one, and are drawn at
 //! [`lerp`]`(prev, curr, alpha)` with the frame's one alpha — one mechanism, not a copy per
-//! kind, so a rider is drawn at the same offset from its platform in every frame.
+//! kind, so a rider is drawn at the same offset from its platform in every frame. [`Track`]
+//! is that mechanism: the only place a previous/current pair is kept and blended; [`Bodies`]
+//! (the world's bodies) and the `--stress` sprites ([`super::stress`]) are each one.
 //!
 //! Clock: written at tick boundaries by the loop ([`Bodies::after_tick`]), read once a render
 //! frame ([`Bodies::player`], [`Bodies::entities`]). A body that was reset (the player's
@@ -17,18 +19,78 @@ use crate::sim::World;
 use crate::sim::entities::Entity;
 use glam::DVec2;
 
-/// Previous and current positions (top-left, pixels): index 0 is the player, 1 + id an entity.
+/// Previous and current positions of a set of bodies (pixels), each drawn at
+/// `lerp(prev, curr, alpha)`.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Bodies {
+pub struct Track {
     prev: Vec<DVec2>,
     curr: Vec<DVec2>,
 }
 
+impl Track {
+    /// Every body at rest at `positions` (nothing to blend from).
+    pub fn snap_to(&mut self, positions: impl IntoIterator<Item = DVec2>) {
+        self.curr.clear();
+        self.curr.extend(positions);
+        self.prev.clone_from(&self.curr);
+    }
+
+    /// After a tick: the current positions become the previous ones and `positions` the
+    /// current. A different number of bodies than before snaps them all.
+    pub fn advance(&mut self, positions: impl IntoIterator<Item = DVec2>) {
+        std::mem::swap(&mut self.prev, &mut self.curr);
+        self.curr.clear();
+        self.curr.extend(positions);
+        if self.prev.len() != self.curr.len() {
+            self.prev.clone_from(&self.curr);
+        }
+    }
+
+    /// After a tick that moves the bodies in place: the current positions become the previous
+    /// ones, then `step` moves each current one (with its index).
+    pub fn advance_with(&mut self, mut step: impl FnMut(usize, &mut DVec2)) {
+        self.prev.clone_from(&self.curr);
+        for (i, p) in self.curr.iter_mut().enumerate() {
+            step(i, p);
+        }
+    }
+
+    /// Body `i` was reset: it is drawn where it is now, without blending (no streak).
+    pub fn snap(&mut self, i: usize) {
+        self.prev[i] = self.curr[i];
+    }
+
+    /// Body `i` drawn at `alpha`.
+    pub fn at(&self, i: usize, alpha: f64) -> DVec2 {
+        lerp(self.prev[i], self.curr[i], alpha)
+    }
+
+    /// Every body drawn at `alpha`, moved by `offset`, into `out` (cleared first).
+    pub fn drawn(&self, alpha: f64, offset: DVec2, out: &mut Vec<DVec2>) {
+        out.clear();
+        out.extend(self.prev.iter().zip(&self.curr).map(|(a, b)| offset + lerp(*a, *b, alpha)));
+    }
+
+    /// The previous positions.
+    pub fn prev(&self) -> &[DVec2] {
+        &self.prev
+    }
+
+    /// The current positions.
+    pub fn curr(&self) -> &[DVec2] {
+        &self.curr
+    }
+}
+
+/// The world's bodies, one [`Track`]: index 0 is the player, 1 + id an entity.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bodies {
+    track: Track,
+}
+
 /// Every body's position in `world`, player first.
-fn positions(world: &World, out: &mut Vec<DVec2>) {
-    out.clear();
-    out.push(world.player.pos);
-    out.extend(world.entities.iter().map(|e| e.pos));
+fn positions(world: &World) -> impl Iterator<Item = DVec2> + '_ {
+    std::iter::once(world.player.pos).chain(world.entities.iter().map(|e| e.pos))
 }
 
 impl Bodies {
@@ -41,33 +103,27 @@ impl Bodies {
 
     /// Reset every body to where it is in `world` (a level load).
     pub fn snap_all(&mut self, world: &World) {
-        positions(world, &mut self.curr);
-        self.prev.clone_from(&self.curr);
+        self.track.snap_to(positions(world));
     }
 
     /// After a tick: the positions before it become the previous ones, `world`'s the current;
     /// the player snaps when `player_reset` (respawn, teleport), an entity when the tick reset
     /// it ([`Entity::snapped`]).
     pub fn after_tick(&mut self, world: &World, player_reset: bool) {
-        std::mem::swap(&mut self.prev, &mut self.curr);
-        positions(world, &mut self.curr);
-        if self.prev.len() != self.curr.len() {
-            self.prev.clone_from(&self.curr);
-            return;
-        }
+        self.track.advance(positions(world));
         if player_reset {
-            self.prev[0] = self.curr[0];
+            self.track.snap(0);
         }
         for (i, e) in world.entities.iter().enumerate() {
             if e.snapped {
-                self.prev[i + 1] = self.curr[i + 1];
+                self.track.snap(i + 1);
             }
         }
     }
 
     /// The player's drawn top-left, pixels, at `alpha`.
     pub fn player(&self, alpha: f64) -> DVec2 {
-        lerp(self.prev[0], self.curr[0], alpha)
+        self.track.at(0, alpha)
     }
 
     /// Every entity of `world` as drawn at `alpha`, in id order, into `out` (cleared first).
@@ -77,7 +133,7 @@ impl Bodies {
         out.extend(world.entities.iter().enumerate().map(|(id, e)| EntityDraw {
             id,
             kind: e.kind,
-            pos: lerp(self.prev[id + 1], self.curr[id + 1], alpha),
+            pos: self.track.at(id + 1, alpha),
             size: e.size,
             state: e.state,
             facing_left: e.facing_left,

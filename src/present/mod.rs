@@ -7,7 +7,8 @@
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
 //! - [`interp`]: `lerp(prev, curr, alpha)`, the one interpolation every drawn body uses;
-//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`;
+//! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`
+//!   ([`bodies::Track`], the one prev/curr blend: the world's bodies and the stress sprites);
 //! - [`ghost`]: a recorded run's player by tick, drawn beside the live one through `interp`;
 //! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
@@ -17,6 +18,7 @@
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`pan`]: the title screen's camera, panning across a level;
 //! - [`stress`]: the `--stress` sprites;
+//! - [`ride_stats`]: how steady a rider is drawn on its platform and on screen (`--stats`);
 //! - [`surface_state`]: the window surface's size rules and acquire state machine;
 //! - [`text`]: [`text::TextItem`]s and the monospace metrics the UI lays out with.
 //!
@@ -31,6 +33,7 @@ pub mod instances;
 pub mod interp;
 pub mod letterbox;
 pub mod pan;
+pub mod ride_stats;
 pub mod spin;
 pub mod stress;
 pub mod surface_state;

@@ -1,13 +1,13 @@
 //! `--stress N`: N extra sprites bouncing around the view, to measure the renderer's batching.
 //!
 //! Clock: fixed tick for the motion (stepped once per tick the loop ran, with the tick's dt,
-//! previous positions kept), render frame for drawing (`lerp(prev, curr, alpha)`), so the
-//! stress sprites obey the same rules as the player — unlike the wgpu bunnymark, which moves
+//! previous positions kept), render frame for drawing (`lerp(prev, curr, alpha)`, through the
+//! same [`Track`] as every drawn body), so the stress sprites obey the same rules as the player — unlike the wgpu bunnymark, which moves
 //! its sprites inside `render` with a hard-coded delta. They live in view coordinates (offset
 //! from the camera's top-left) so they stay on screen as the camera moves, and they never touch
 //! the simulation or its state hash.
 
-use crate::present::interp::lerp;
+use crate::present::bodies::Track;
 use crate::present::view::VIEW_SIZE;
 use glam::DVec2;
 
@@ -17,8 +17,7 @@ pub const STRESS_SPRITE: f64 = 16.0;
 /// N sprites with positions (view pixels, top-left) and velocities (px/s).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StressField {
-    prev: Vec<DVec2>,
-    curr: Vec<DVec2>,
+    track: Track,
     vel: Vec<DVec2>,
 }
 
@@ -44,25 +43,28 @@ impl StressField {
                 DVec2::new(a.cos(), a.sin()) * (30.0 + 170.0 * next(&mut s))
             })
             .collect();
-        StressField { prev: curr.clone(), curr, vel }
+        let mut track = Track::default();
+        track.snap_to(curr);
+        StressField { track, vel }
     }
 
     /// How many sprites.
     pub fn len(&self) -> usize {
-        self.curr.len()
+        self.track.curr().len()
     }
 
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
-        self.curr.is_empty()
+        self.track.curr().is_empty()
     }
 
     /// One fixed tick of `dt` seconds: keep the previous positions, move, bounce off the view's
     /// edges.
     pub fn step(&mut self, dt: f64) {
-        self.prev.copy_from_slice(&self.curr);
         let room = VIEW_SIZE - DVec2::splat(STRESS_SPRITE);
-        for (p, v) in self.curr.iter_mut().zip(self.vel.iter_mut()) {
+        let vel = &mut self.vel;
+        self.track.advance_with(|i, p| {
+            let v = &mut vel[i];
             *p += *v * dt;
             for axis in 0..2 {
                 if p[axis] < 0.0 {
@@ -73,14 +75,13 @@ impl StressField {
                     v[axis] = -v[axis].abs();
                 }
             }
-        }
+        });
     }
 
     /// Drawn positions in level pixels for a view whose top-left is `view_origin`:
     /// `view_origin + lerp(prev, curr, alpha)`, written into `out` (cleared first).
     pub fn drawn(&self, alpha: f64, view_origin: DVec2, out: &mut Vec<DVec2>) {
-        out.clear();
-        out.extend(self.prev.iter().zip(&self.curr).map(|(a, b)| view_origin + lerp(*a, *b, alpha)));
+        self.track.drawn(alpha, view_origin, out);
     }
 }
 
@@ -96,12 +97,12 @@ mod tests {
             f.step(1.0 / 60.0);
         }
         let room = VIEW_SIZE - DVec2::splat(STRESS_SPRITE);
-        assert!(f.curr.iter().all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= room.x && p.y <= room.y));
+        assert!(f.track.curr().iter().all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= room.x && p.y <= room.y));
         let mut out = Vec::new();
         f.drawn(0.0, DVec2::new(100.0, 50.0), &mut out);
-        assert_eq!(out[3], f.prev[3] + DVec2::new(100.0, 50.0));
+        assert_eq!(out[3], f.track.prev()[3] + DVec2::new(100.0, 50.0));
         f.drawn(0.5, DVec2::ZERO, &mut out);
-        assert_eq!(out[3], (f.prev[3] + f.curr[3]) / 2.0);
+        assert_eq!(out[3], (f.track.prev()[3] + f.track.curr()[3]) / 2.0);
         assert_eq!(out.len(), 500);
     }
 }

@@ -23,13 +23,26 @@ fn span(lo: f64, hi: f64) -> (i64, i64) {
 }
 
 /// The tile index holding pixel coordinate `v` (floor), saturating far outside any level.
-fn tile(v: f64) -> i64 {
-    (v / TILE).floor() as i64
+pub(crate) fn tile(v: f64) -> i64 {
+    floor_i64(v / TILE)
 }
 
 /// `ceil(v / TILE)`, saturating.
-fn tile_ceil(v: f64) -> i64 {
-    (v / TILE).ceil() as i64
+pub(crate) fn tile_ceil(v: f64) -> i64 {
+    ceil_i64(v / TILE)
+}
+
+/// `x.floor() as i64` without the libm call (`floor` is a function call on baseline x86-64):
+/// the same value for every `x`, NaN and infinities included (tested).
+fn floor_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) > x { t.saturating_sub(1) } else { t }
+}
+
+/// `x.ceil() as i64` without the libm call, the same value for every `x` (tested).
+fn ceil_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) < x { t.saturating_add(1) } else { t }
 }
 
 /// Clamp a scan over tile indices to what can matter for a level `n` tiles long on that axis:
@@ -152,6 +165,22 @@ pub fn corner_nudge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_and_ceil_without_libm_match_std() {
+        let mut xs =
+            vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 15.999, 16.0, -16.0, 1e300, -1e300, 9.3e18, -9.3e18];
+        xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE, -f64::MIN_POSITIVE]);
+        let mut x = -70.0;
+        while x < 70.0 {
+            xs.push(x);
+            x += 0.1 + 1e-9;
+        }
+        for x in xs {
+            assert_eq!(floor_i64(x), x.floor() as i64, "floor {x}");
+            assert_eq!(ceil_i64(x), x.ceil() as i64, "ceil {x}");
+        }
+    }
     use crate::level::ascii::parse_ascii;
 
     fn level(rows: &[&str]) -> Level {

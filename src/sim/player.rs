@@ -223,11 +223,13 @@ fn die(world: &mut World, level: &Level, mut out: TickOutcome) -> TickOutcome {
 /// the side walls as [`respawn`] does) at rest, exactly as the tick of a death respawn ends.
 /// Nothing is integrated in this tick, and its input is not applied (a death tick's own press
 /// is lost the same way, with the rest of the player's state). The entities step as in any
-/// tick (their clock runs on) before the player is placed; nothing is reset.
+/// tick (their clock runs on) before the player is placed; nothing is reset. A target inside a
+/// solid entity puts the player on its top ([`entities::place_out_of_solids`]).
 pub fn teleport(world: &mut World, level: &Level, at: DVec2, tick_hz: u32) -> TickOutcome {
     world.tick += 1;
     entities::before_player(world, level, tick_hz);
     respawn(world, level, Some(at));
+    entities::place_out_of_solids(world, level);
     entities::after_tick(world);
     TickOutcome { respawned: true, ..TickOutcome::default() }
 }

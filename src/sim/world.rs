@@ -34,7 +34,10 @@ pub struct Player {
 }
 
 /// Everything a tick reads and writes besides the level and the tuning.
-#[derive(Clone, Debug, PartialEq, Default)]
+///
+/// `Clone` is written out so that `clone_from` (the rewind history keeps a state every tick)
+/// reuses the target's vectors instead of allocating new ones.
+#[derive(Debug, PartialEq, Default)]
 pub struct World {
     /// Ticks run so far.
     pub tick: u64,
@@ -61,6 +64,42 @@ pub struct World {
     /// The platform or crumbling block the player rides after this tick, by id (LAB.md's
     /// riding rule, [`super::entities::after_tick`]).
     pub riding: Option<usize>,
+}
+
+impl Clone for World {
+    fn clone(&self) -> Self {
+        let mut w = World::default();
+        w.clone_from(self);
+        w
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Every field by name (no `..`): a new field must be added here to compile.
+        let World {
+            tick,
+            player,
+            respawn_point,
+            checkpoint,
+            reached,
+            jumps,
+            respawns,
+            deaths,
+            level_complete,
+            entities,
+            riding,
+        } = source;
+        self.tick = *tick;
+        self.player.clone_from(player);
+        self.respawn_point = *respawn_point;
+        self.checkpoint = *checkpoint;
+        self.reached.clone_from(reached);
+        self.jumps = *jumps;
+        self.respawns = *respawns;
+        self.deaths = *deaths;
+        self.level_complete = *level_complete;
+        self.entities.clone_from(entities);
+        self.riding = *riding;
+    }
 }
 
 impl World {

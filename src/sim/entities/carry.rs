@@ -13,22 +13,40 @@
 //! One-way platforms never push: they only carry.
 
 use super::path::round_px;
-use super::solids;
-use crate::level::Level;
+use super::{Entity, solids};
+use crate::level::{EntityKind, Level};
 use crate::sim::EntityState;
 use crate::sim::HITBOX;
 use crate::sim::world::World;
 use glam::DVec2;
 
 /// Move platform `id` one tick and carry or push the player. Returns true when the player was
-/// squished.
+/// squished. ([`advance_path`], then [`move_platform`].)
 pub fn step_platform(world: &mut World, level: &Level, id: usize, tick_hz: u32) -> bool {
-    let e = &mut world.entities[id];
+    advance_path(&mut world.entities[id], tick_hz);
+    move_platform(world, level, id)
+}
+
+/// A platform's or saw's clock runs one tick and its exact place (`exact`) follows its path; a
+/// platform's state becomes `waiting` or `moving`. A function of its clock alone: nothing else
+/// in the tick reads or changes it, so [`super::before_player`] does this for every path
+/// first, in one tight loop.
+pub fn advance_path(e: &mut Entity, tick_hz: u32) {
     e.clock += 1;
-    let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
-    e.state = if p.waiting { EntityState::Waiting } else { EntityState::Moving };
+    let p = e.path.at_tick(e.clock, tick_hz);
+    if e.kind == EntityKind::Platform {
+        e.state = if p.waiting { EntityState::Waiting } else { EntityState::Moving };
+    }
     e.exact = p.pos;
-    let target = DVec2::new(round_px(p.pos.x), round_px(p.pos.y));
+}
+
+/// Platform `id`, its path already advanced ([`advance_path`]): move it to its exact place
+/// rounded to whole pixels, x then y, carrying or pushing the player. Returns true when the
+/// player was squished.
+pub fn move_platform(world: &mut World, level: &Level, id: usize) -> bool {
+    let e = &mut world.entities[id];
+    let exact = e.exact;
+    let target = DVec2::new(round_px(exact.x), round_px(exact.y));
     let d = target - e.pos;
     e.moved = d;
     let rider = world.riding == Some(id);
@@ -65,7 +83,10 @@ fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: boo
         let blocked = if d.x != 0.0 {
             solids::move_x(level, &world.entities, Some(id), p, HITBOX, to.x - p.x).1
         } else {
-            solids::move_y(level, &world.entities, Some(id), p, HITBOX, to.y - p.y, true).1
+            // A push down stops at a one-way tile or platform under the feet, as the player's own
+            // fall does (unless it is dropping through): that is a squish, not a pass-through.
+            let drop = world.player.drop_through > 0;
+            solids::move_y(level, &world.entities, Some(id), p, HITBOX, to.y - p.y, drop).1
         };
         if blocked || solids::overlaps_solid(level, &world.entities, Some(id), to, HITBOX) {
             return true;

@@ -29,8 +29,9 @@ use crate::level::{EntityKind, EntitySpec, Level, Rect};
 use glam::DVec2;
 
 /// One entity's live state after a tick. Its spec (path, speeds, times) stays in
-/// `Level::entities[id]`; the id is its index there and in `World::entities`.
-#[derive(Clone, Debug, PartialEq)]
+/// `Level::entities[id]`; the id is its index there and in `World::entities`. `Copy`, so a
+/// world's entities are copied (the rewind history, every tick) with one `memcpy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Entity {
     /// What it is.
     pub kind: EntityKind,
@@ -140,19 +141,24 @@ pub struct BeforePlayer {
 /// squished.
 pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePlayer {
     let mut out = BeforePlayer::default();
+    // Every path first (a platform's or saw's place is a function of its clock alone, read by
+    // nothing else in the tick): independent computations in one loop, which the CPU overlaps.
+    for e in &mut world.entities {
+        if matches!(e.kind, EntityKind::Platform | EntityKind::Saw) {
+            carry::advance_path(e, tick_hz);
+        }
+    }
     for id in 0..world.entities.len() {
         let e = &mut world.entities[id];
         e.snapped = false;
         e.moved = DVec2::ZERO;
         match level.entities.get(id) {
             Some(EntitySpec::Platform { .. }) => {
-                out.squished |= carry::step_platform(world, level, id, tick_hz);
+                out.squished |= carry::move_platform(world, level, id);
             }
             Some(EntitySpec::Saw { .. }) => {
-                e.clock += 1;
-                let p = e.path.at(e.clock as f64 / f64::from(tick_hz));
-                e.moved = p.pos - e.pos;
-                (e.pos, e.exact) = (p.pos, p.pos);
+                e.moved = e.exact - e.pos;
+                e.pos = e.exact;
             }
             Some(EntitySpec::Walker { .. }) => walker::step(e, level, tick_hz),
             Some(EntitySpec::Crumble { back, .. }) => {
@@ -178,15 +184,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
 /// point that a solid platform covers now puts the player on that platform's top (when that
 /// place is free), so the player is never placed inside a solid.
 pub fn reset_on_death(world: &mut World, level: &Level) {
-    let covering = world.entities.iter().position(|e| {
-        e.kind == EntityKind::Platform && e.is_solid() && solids::overlaps(e, world.player.pos, super::HITBOX)
-    });
-    if let Some(id) = covering {
-        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
-        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
-            world.player.pos = on_top;
-        }
-    }
+    lift_out(world, level, |e| e.kind == EntityKind::Platform && e.is_solid());
     let player = Rect { pos: world.player.pos, size: super::HITBOX };
     for (e, spec) in world.entities.iter_mut().zip(&level.entities) {
         match spec {
@@ -201,6 +199,26 @@ pub fn reset_on_death(world: &mut World, level: &Level) {
                 *e = fresh;
             }
             _ => {}
+        }
+    }
+}
+
+/// After a `teleport`: a target inside a solid entity (a solid platform, an unbroken crumbling
+/// block) puts the player on that entity's top when that place is free (LAB.md: the player is
+/// never placed inside a solid). Nothing is reset.
+pub fn place_out_of_solids(world: &mut World, level: &Level) {
+    lift_out(world, level, Entity::is_solid);
+}
+
+/// The lowest-id entity for which `covers` holds and that the player's box overlaps: the player
+/// goes onto its top, if nothing solid is there.
+fn lift_out(world: &mut World, level: &Level, covers: impl Fn(&Entity) -> bool) {
+    let covering =
+        world.entities.iter().position(|e| covers(e) && solids::overlaps(e, world.player.pos, super::HITBOX));
+    if let Some(id) = covering {
+        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
+        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
+            world.player.pos = on_top;
         }
     }
 }

@@ -48,6 +48,12 @@ impl Path {
         Path { from, to, len, speed, wait, travel, period, inv_period: inv(period), inv_len: inv(len) }
     }
 
+    /// The point after `clock` ticks at `tick_hz`: [`Path::at`]`(clock / tick_hz)` (the
+    /// clock converted through `i64`, the same value below 2^63 ticks, one instruction).
+    pub fn at_tick(&self, clock: u64, tick_hz: u32) -> PathPoint {
+        self.at((clock as i64) as f64 / f64::from(tick_hz))
+    }
+
     /// The point at `t` seconds (≥ 0). The ends are hit exactly (the position is
     /// `from + (to − from)·s·(1/len)`, and the ends are returned as given), so a path that ends on
     /// whole pixels rests on whole pixels.
@@ -60,7 +66,9 @@ impl Path {
         // calls) or a division; a quotient one off by rounding is corrected, and the phase is
         // clamped so rounding can never leave [0, period].
         let t = t.max(0.0);
-        let mut ph = t - ((t * self.inv_period) as u64) as f64 * self.period;
+        // `as i64`, not `as u64`: the same value here (0 ≤ t·(1/period) < 2^63) with one
+        // instruction each way instead of a branchy sequence on baseline x86-64.
+        let mut ph = t - ((t * self.inv_period) as i64) as f64 * self.period;
         if ph < 0.0 {
             ph += self.period;
         } else if ph >= self.period {

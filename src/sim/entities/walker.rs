@@ -5,9 +5,9 @@
 //! not solid). A ledge is a leading bottom corner with no solid or one-way tile under it.
 
 use super::Entity;
-use crate::level::{Level, TILE, TileKind};
+use crate::level::{Level, TileKind};
 use crate::sim::EntityState;
-use crate::sim::collision::overlaps_solid;
+use crate::sim::collision::{overlaps_solid, tile, tile_ceil};
 use glam::DVec2;
 
 /// One tick of a walker. A defeated walker stays where it is.
@@ -34,8 +34,8 @@ pub fn step(e: &mut Entity, level: &Level, tick_hz: u32) {
 
 /// True when the leading bottom corner of the box at `pos` has nothing to stand on below it.
 fn ledge(level: &Level, pos: DVec2, size: DVec2, right: bool) -> bool {
-    let col = if right { ((pos.x + size.x) / TILE).ceil() as i64 - 1 } else { (pos.x / TILE).floor() as i64 };
-    let row = ((pos.y + size.y) / TILE).floor() as i64;
+    let col = if right { tile_ceil(pos.x + size.x) - 1 } else { tile(pos.x) };
+    let row = tile(pos.y + size.y);
     !matches!(level.kind_at(col, row), TileKind::Solid | TileKind::OneWay)
 }
 

@@ -18,13 +18,18 @@
 //! | `respawn` | the player was placed anew (`respawned`: after a death, or a lab `teleport`) |
 //! | `checkpoint` | a checkpoint was touched for the first time (one more `reached`) |
 //! | `goal` | the goal was touched (`finished`) |
-//! | `spring`, `crumble`, `walker_stomp` | the entity mechanics (LAB.md "Entities"): reported once `TickOutcome` says so — see [`Cue::Spring`] |
+//! | `spring` | a spring launched the player (its recoil timer was set in the tick: it is at [`SPRING_RECOIL_TICKS`] after it) |
+//! | `crumble` | a crumbling block broke (one more `broken` than before the tick) |
+//! | `walker_stomp` | a walker was defeated by a landing from above (one more `defeated`) |
 //! | `menu_move`, `menu_confirm` | never from a tick: the menus play them on the event loop |
 //!
 //! A tick with several cues lists them in [`Cue::ALL`] order.
 
+use super::EntityState;
+use super::entities::contacts::SPRING_RECOIL_TICKS;
 use super::player::TickOutcome;
 use super::world::World;
+use crate::level::EntityKind;
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 /// One sound the game can play. The names ([`Cue::name`]) are the lab report's and the sound
@@ -45,14 +50,11 @@ pub enum Cue {
     Checkpoint,
     /// The goal was touched.
     Goal,
-    /// A spring launched the player. Hook: when `TickOutcome` gains the entity simulation's
-    /// `sprung` flag, [`tick_cues`] adds this cue for it (one line there).
+    /// A spring launched the player.
     Spring,
-    /// A crumble block started breaking under the player. Hook: `TickOutcome`'s crumble flag,
-    /// as [`Cue::Spring`].
+    /// A crumbling block broke (the `delay` after the player first stood on it).
     Crumble,
-    /// The player landed on a walker and defeated it. Hook: `TickOutcome`'s stomp flag, as
-    /// [`Cue::Spring`].
+    /// The player landed on a walker and defeated it.
     WalkerStomp,
     /// A menu's selection moved (played by the menus, never by a tick).
     MenuMove,
@@ -160,13 +162,28 @@ pub struct CueBefore {
     pub coyote: u32,
     /// Checkpoints reached so far.
     pub reached: usize,
+    /// Crumbling blocks broken.
+    pub broken: usize,
+    /// Walkers defeated.
+    pub defeated: usize,
 }
 
 impl CueBefore {
     /// The facts of `world` now (call it before the tick).
     pub fn of(world: &World) -> CueBefore {
-        CueBefore { on_ground: world.player.on_ground, coyote: world.player.coyote, reached: reached(world) }
+        CueBefore {
+            on_ground: world.player.on_ground,
+            coyote: world.player.coyote,
+            reached: reached(world),
+            broken: in_state(world, EntityState::Broken),
+            defeated: in_state(world, EntityState::Defeated),
+        }
     }
+}
+
+/// How many entities of `world` are in `state`.
+fn in_state(world: &World, state: EntityState) -> usize {
+    world.entities.iter().filter(|e| e.state == state).count()
 }
 
 fn reached(world: &World) -> usize {
@@ -196,6 +213,15 @@ pub fn tick_cues(before: &CueBefore, after: &World, out: &TickOutcome) -> CueSet
     }
     if out.finished {
         cues.insert(Cue::Goal);
+    }
+    if after.entities.iter().any(|e| e.kind == EntityKind::Spring && e.timer == SPRING_RECOIL_TICKS) {
+        cues.insert(Cue::Spring);
+    }
+    if in_state(after, EntityState::Broken) > before.broken {
+        cues.insert(Cue::Crumble);
+    }
+    if in_state(after, EntityState::Defeated) > before.defeated {
+        cues.insert(Cue::WalkerStomp);
     }
     cues
 }
@@ -244,6 +270,59 @@ mod tests {
         assert_eq!(names(tick_cues(&one, &world(false, vec![true, true]), &none)), ["checkpoint"]);
         let fin = TickOutcome { finished: true, ..Default::default() };
         assert_eq!(names(tick_cues(&stood, &world(true, vec![]), &fin)), ["goal"]);
+    }
+
+    /// A level with `entity` under the spawn (a lab `entity` line's words, `{x}`/`{y}`
+    /// replaced by the spawn's x − 2 and the spawned player's feet): the world and the cues
+    /// after each of `ticks` idle ticks.
+    fn heard(entity: &str, ticks: usize) -> Vec<(World, Vec<&'static str>)> {
+        use crate::level::{EntitySpec, ascii::parse_ascii};
+        use crate::sim::{HITBOX, TickInput, Tuning, step};
+        let rows: Vec<String> = ["........", "........", "..P.....", "........", "........", "########"]
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        let mut level = parse_ascii(&rows, 1).expect("level");
+        let floor = level.spawn.y + HITBOX.y;
+        let line =
+            entity.replace("{x}", &(level.spawn.x - 2.0).to_string()).replace("{y}", &floor.to_string());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        level.entities.push(EntitySpec::parse_words(&words).expect("entity"));
+        let tuning = Tuning::default();
+        let mut w = World::for_level(&level);
+        (0..ticks)
+            .map(|_| {
+                let before = CueBefore::of(&w);
+                let out = step(&mut w, &TickInput::default(), &level, &tuning, 60);
+                (w.clone(), names(tick_cues(&before, &w, &out)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_spring_is_heard_in_each_tick_it_launches_the_player() {
+        // The spawn is in the air; the spring's top is at the spawned player's feet: it falls
+        // into it, is launched, comes back down and is launched again.
+        let ticks = heard("spring x={x} y={y} speed=370", 120);
+        let launches: Vec<usize> =
+            ticks.iter().enumerate().filter(|(_, (w, _))| w.player.vel.y == -370.0).map(|(i, _)| i).collect();
+        let cued: Vec<usize> =
+            ticks.iter().enumerate().filter(|(_, (_, c))| c.contains(&"spring")).map(|(i, _)| i).collect();
+        assert!(!launches.is_empty());
+        assert_eq!(cued, launches);
+    }
+
+    #[test]
+    fn a_crumble_is_heard_once_when_it_breaks() {
+        // A crumble with its top at the spawned player's feet: the player stands on it from
+        // the first tick; it breaks 0.25 s later and does not come back in this run.
+        let ticks = heard("crumble x={x} y={y} w=32 delay=0.25 back=100", 90);
+        let cued: Vec<usize> =
+            ticks.iter().enumerate().filter(|(_, (_, c))| c.contains(&"crumble")).map(|(i, _)| i).collect();
+        assert_eq!(cued.len(), 1, "{cued:?}");
+        let i = cued[0];
+        assert_eq!(ticks[i].0.entities[0].state, EntityState::Broken);
+        assert_ne!(ticks[i - 1].0.entities[0].state, EntityState::Broken);
     }
 
     #[test]

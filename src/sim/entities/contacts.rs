@@ -18,7 +18,7 @@ use crate::sim::{EntityState, HITBOX};
 use glam::DVec2;
 
 /// Ticks a spring is drawn recoiled after a launch (presentation only).
-const SPRING_RECOIL_TICKS: u32 = 6;
+pub const SPRING_RECOIL_TICKS: u32 = 6;
 
 /// Apply every contact in id order. `before` is the player's position before its own move in
 /// this tick. Returns true when the player was killed (the caller respawns it).

@@ -263,6 +263,7 @@ impl App {
             return;
         }
         self.game.set_game_speed(self.game.game_speed().stepped(up));
+        self.audio.set_music_rate(self.game.game_speed().factor());
     }
 
     /// Start the game clock again from where it stopped.
@@ -525,6 +526,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
     let menus = menus::Menus::new(shipped_first.as_deref());
     let mut audio = Audio::for_game(&opts.save);
+    audio.set_music_rate(opts.game_speed.factor());
     audio.play_music(if title { Music::Menu } else { Music::Level });
     let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();

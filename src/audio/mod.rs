@@ -83,6 +83,8 @@ struct Output {
     level_music: StaticSoundData,
     menu_music: StaticSoundData,
     playing: Option<(Music, StaticSoundHandle)>,
+    /// The music's playback rate: the game speed's factor (pitch and tempo follow it).
+    music_rate: f64,
 }
 
 /// The game's sound: open, or silent when there is no device (every method then does
@@ -185,7 +187,16 @@ impl Audio {
         manager.main_track().set_volume(gain_to_decibels(volume.master), Tween::default());
         log::info!("audio: output open");
         Ok(Audio {
-            out: Some(Output { manager, effects, music, cues, level_music, menu_music, playing: None }),
+            out: Some(Output {
+                manager,
+                effects,
+                music,
+                cues,
+                level_music,
+                menu_music,
+                playing: None,
+                music_rate: 1.0,
+            }),
         })
     }
 
@@ -237,9 +248,20 @@ impl Audio {
             Music::Level => o.level_music.clone(),
             Music::Menu => o.menu_music.clone(),
         };
-        match o.music.play(data) {
+        match o.music.play(data.playback_rate(o.music_rate)) {
             Ok(h) => o.playing = Some((music, h)),
             Err(e) => log::debug!("audio: {} not played: {e}", music.name()),
+        }
+    }
+
+    /// Play the music at `rate` times its speed (pitch and tempo), the game-speed assist's
+    /// factor (0.5–1): at 50 % the music runs at half speed, an octave down, as the game does.
+    /// Effects keep their pitch: each one is a tick's event, already slowed with the ticks.
+    pub fn set_music_rate(&mut self, rate: f64) {
+        let Some(o) = &mut self.out else { return };
+        o.music_rate = rate;
+        if let Some((_, h)) = &mut o.playing {
+            h.set_playback_rate(rate, tween());
         }
     }
 

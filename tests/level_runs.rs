@@ -8,6 +8,8 @@
 //!   level has such a script; each is, comments aside, what the lab's `ScriptWriter` writes.
 //! - Each level loads and has a spawn on the ground, a goal, checkpoints, hazards; level 2
 //!   one-way platforms that its run drops through.
+//! - Levels 4 to 8 have the entities they teach (platforms and lifts, crumbles and springs, none
+//!   in the wall-jump climb, saws and walkers, all of them in the last).
 //! - Level 3 ("Leap of Faith") needs coyote time, jump buffering and corner correction: its run
 //!   fails with any of them off; the tunnel and the long gap cannot be crossed by any jump from
 //!   the ground (a sweep of run-up phases and jump ticks), only by jumps in the air after the
@@ -167,6 +169,47 @@ fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
     );
 }
 
+/// Levels 4 to 8 each bring the entities their drawing's comment promises (`scripts/levels/`):
+/// the world teaches moving platforms (a rising lift, one-way lifts), crumbling blocks and
+/// springs, wall jumps (no entities: a climb of three shafts), saws and walkers, then all of
+/// them together.
+#[test]
+fn new_levels_have_their_entities() {
+    use ledge::level::{EntityKind, EntitySpec};
+    let kinds = |l: &Level| -> Vec<EntityKind> {
+        let mut k: Vec<EntityKind> = l.entities.iter().map(EntitySpec::kind).collect();
+        k.dedup();
+        k.sort_by_key(|k| k.name());
+        k.dedup();
+        k
+    };
+    let lifts = |l: &Level| {
+        l.entities.iter().fold((0, 0), |(up, oneway), e| match e {
+            EntitySpec::Platform { pos, to: Some(to), oneway: o, .. } => {
+                (up + usize::from(to.x == pos.x && to.y != pos.y), oneway + usize::from(*o))
+            }
+            _ => (up, oneway),
+        })
+    };
+    use EntityKind::*;
+    let want: [(u32, &str, &[EntityKind]); 5] = [
+        (4, "Moving Parts", &[Platform]),
+        (5, "Crumble and Spring", &[Crumble, Spring]),
+        (6, "The Shaft", &[]),
+        (7, "Saw Mill", &[Saw, Walker]),
+        (8, "The Works", &[Crumble, Platform, Saw, Spring, Walker]),
+    ];
+    for (n, name, kinds_wanted) in want {
+        let l = level(n);
+        assert_eq!((l.name.as_str(), kinds(&l).as_slice()), (name, kinds_wanted), "level{n}");
+        assert!(stands(&l, l.spawn), "level{n}: spawn {:?} not on the ground", l.spawn);
+        assert!(l.goal.is_some() && !l.checkpoints.is_empty(), "level{n}: goal and checkpoints");
+    }
+    let (up, oneway) = lifts(&level(4));
+    assert!(up >= 3 && oneway >= 3, "level4: {up} vertical lifts, {oneway} one-way");
+    assert!(level(6).height >= 60, "level6 is a climb");
+}
+
 #[test]
 fn level3_run_fails_with_coyote_time_buffering_or_corner_correction_off() {
     for key in ["coyote_time", "jump_buffer_time", "corner_correction"] {
@@ -187,7 +230,9 @@ impl<'a> Sim<'a> {
     /// Standing with the hitbox's left edge at `x`, feet on row `feet_row`'s top.
     fn standing(level: &'a Level, tuning: &Tuning, x: f64, feet_row: i64) -> Self {
         let pos = DVec2::new(x, feet_row as f64 * TILE - HITBOX.y);
-        let mut world = World::new(pos);
+        let mut world = World::for_level(level);
+        world.player.pos = pos;
+        world.respawn_point = pos;
         world.player.on_ground = true;
         Sim { level, tuning: tuning.clone(), world, jump_held: false }
     }

@@ -104,6 +104,30 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
     }
 }
 
+/// Every level's finishing run ends on the state hash it ended on when it was recorded, twice in
+/// a row: the run (and with it the level, its entities and the tuning) is unchanged and the
+/// replay deterministic. After remaking a level or its run, put the new hash here (the
+/// failure prints it).
+#[test]
+fn level_scripts_end_on_their_recorded_state_hash() {
+    let want = [
+        (1, "31bb5a1ba0b61ca1"),
+        (2, "866e3cbf1836aa6c"),
+        (3, "471d6b0540105014"),
+        (4, "67a2367529815c9d"),
+        (5, "87cc6c5b91b2ec3d"),
+        (6, "cac7054f206c91fb"),
+        (7, "c4d04e26ee9947dd"),
+        (8, "52cc4704c7ba0fb5"),
+    ];
+    assert_eq!(want.len(), shipped_levels().len(), "one hash per shipped level");
+    for (n, hash) in want {
+        let (a, b) = (replay(n, &[]), replay(n, &[]));
+        assert_eq!(a.state_hash, b.state_hash, "level{n}.lab: two replays differ");
+        assert_eq!(a.state_hash, hash, "level{n}.lab ends on another state hash");
+    }
+}
+
 /// The level scripts are exactly what the lab's one writer writes in the solver's style: every
 /// line but the comments, read with the lab's parser and written back with `ScriptWriter`, is
 /// the file's own.

@@ -8,7 +8,7 @@
 //!   level has such a script; each is, comments aside, what the lab's `ScriptWriter` writes.
 //! - Each level loads and has a spawn on the ground, a goal, checkpoints, hazards; level 2
 //!   one-way platforms that its run drops through.
-//! - Levels 4 to 8 have the entities they teach (platforms and lifts, crumbles and springs, none
+//! - Levels 4 to 9 have the entities they teach (platforms and lifts, crumbles and springs, none
 //!   in the wall-jump climb, saws and walkers, all of them in the last).
 //! - Level 3 ("Leap of Faith") needs coyote time, jump buffering and corner correction: its run
 //!   fails with any of them off; the tunnel and the long gap cannot be crossed by any jump from
@@ -119,6 +119,7 @@ fn level_scripts_end_on_their_recorded_state_hash() {
         (6, "cac7054f206c91fb"),
         (7, "c4d04e26ee9947dd"),
         (8, "52cc4704c7ba0fb5"),
+        (9, "d8588dfb3b259a70"),
     ];
     assert_eq!(want.len(), shipped_levels().len(), "one hash per shipped level");
     for (n, hash) in want {
@@ -193,10 +194,10 @@ fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
     );
 }
 
-/// Levels 4 to 8 each bring the entities their drawing's comment promises (`scripts/levels/`):
+/// Levels 4 to 9 each bring the entities their drawing's comment promises (`scripts/levels/`):
 /// the world teaches moving platforms (a rising lift, one-way lifts), crumbling blocks and
-/// springs, wall jumps (no entities: a climb of three shafts), saws and walkers, then all of
-/// them together.
+/// springs, wall jumps (no entities: a climb of shafts), saws and walkers, then all of them
+/// together, twice.
 #[test]
 fn new_levels_have_their_entities() {
     use ledge::level::{EntityKind, EntitySpec};
@@ -216,12 +217,13 @@ fn new_levels_have_their_entities() {
         })
     };
     use EntityKind::*;
-    let want: [(u32, &str, &[EntityKind]); 5] = [
+    let want: [(u32, &str, &[EntityKind]); 6] = [
         (4, "Moving Parts", &[Platform]),
         (5, "Crumble and Spring", &[Crumble, Spring]),
         (6, "The Shaft", &[]),
         (7, "Saw Mill", &[Saw, Walker]),
         (8, "The Works", &[Crumble, Platform, Saw, Spring, Walker]),
+        (9, "Long Haul", &[Crumble, Platform, Saw, Spring, Walker]),
     ];
     for (n, name, kinds_wanted) in want {
         let l = level(n);

@@ -34,7 +34,8 @@ with `delay`, `back`; a spring, saw or walker a point at its box's top-left, wit
 defaults). Object ids: spawn, checkpoints and goal first, then the entities in list order.
 
 Tile ids are the atlas indices of src/render/atlas.rs (the TILES table of make-atlas.py).
-`--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye.
+`--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye (tiles,
+spawn, checkpoints and goal; the entities show in `cargo run --example level_shots`).
 
 The game plays level1, level2, ... in order (the next one is `levelN+1.tmx` beside the
 current). Each level has a finishing run, tests/levels/NAME.lab, found by examples/solve and

@@ -117,7 +117,7 @@ fn level_scripts_end_on_their_recorded_state_hash() {
         (4, "67a2367529815c9d"),
         (5, "87cc6c5b91b2ec3d"),
         (6, "cac7054f206c91fb"),
-        (7, "c4d04e26ee9947dd"),
+        (7, "d19b65a0ac707426"),
         (8, "52cc4704c7ba0fb5"),
         (9, "d8588dfb3b259a70"),
     ];

@@ -12,15 +12,15 @@ wall-clock offsets from now: a player's hands, with the operating system's timin
 
 Several scripts are played one after another, as one playthrough. The game loads the next
 level by itself on the tick the goal is touched, and its moving things (platforms, saws) run
-from that tick on, so a script for a level with such things must start on it: script k+1
-starts on script k's goal tick G plus `--sync-lag` ticks (default 1), and at that moment every
-key script k still holds is released (its later events, the finish hold's release, are
-dropped). G comes from the header examples/solve writes: the run's length N ("Finishes ...:
+from that tick on, so a script for a level with such things (an object of class platform, saw
+or walker in its .tmx) must start on it: script k+1 starts on script k's goal tick G plus
+`--sync-lag` ticks (default 1), and at that moment every key script k still holds is released
+(its later events, the finish hold's release, are dropped). G comes from the header examples/solve writes: the run's length N ("Finishes ...:
 N ticks") minus its `--finish-hold` K. (The lag: real-time keys reach the game 0-2 ticks late,
 the previous goal's keys too, and the runs are made to survive edges 0-2 ticks late, not
-early.) A script without that header is followed after `--gap` ms (default 1000) past its
-*last* frame, as before levels had moving things: the player stands still at the next spawn
-until its script starts.
+early.) A script without that header, or followed by one for a level with nothing that moves with
+time, is followed after `--gap` ms (default 1000) past its *last* frame, as before levels had
+moving things: the player stands still at the next spawn until its script starts.
 
 How keys are sent: by default through XTest directly (libXtst's XTestFakeKeyEvent on one
 display connection, flushed at once: what `xdotool keydown/keyup` calls, without spawning a
@@ -37,6 +37,7 @@ Standard library and ctypes only (libX11.so.6, libXtst.so.6).
 """
 import ctypes
 import json
+import os
 import re
 import subprocess
 import sys
@@ -78,6 +79,18 @@ def parse(path):
                 sys.exit(f"{path}: only events at frame boundaries are supported: {raw.strip()}")
             events.append((t, line[0], line[1]))
     return events, t
+
+
+def timed(path):
+    """True when the script's level (its `level FILE.tmx` line, from the repository root) has
+    things that move with game time (platforms, saws, walkers)."""
+    for raw in open(path):
+        line = raw.split("#")[0].split()
+        if line and line[0] == "level" and len(line) > 1:
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            with open(os.path.join(root, line[1])) as f:
+                return re.search(r'type="(platform|saw|walker)"', f.read()) is not None
+    return False
 
 
 def goal_frames(path):
@@ -160,7 +173,7 @@ def main(argv):
     for k, path in enumerate(scripts):
         events, duration = parse(path)
         goal = goal_tick(path)
-        if goal is None or k + 1 == len(scripts):
+        if goal is None or k + 1 == len(scripts) or not timed(scripts[k + 1]):
             plan += [(offset + t, kind, action, k) for t, kind, action in events]
             offset += duration + gap
             continue

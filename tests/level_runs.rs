@@ -114,7 +114,7 @@ fn level_scripts_end_on_their_recorded_state_hash() {
         (1, "31bb5a1ba0b61ca1"),
         (2, "866e3cbf1836aa6c"),
         (3, "471d6b0540105014"),
-        (4, "67a2367529815c9d"),
+        (4, "dbd07d542b7f7d8c"),
         (5, "87cc6c5b91b2ec3d"),
         (6, "cac7054f206c91fb"),
         (7, "d19b65a0ac707426"),

@@ -56,13 +56,13 @@ fn played(n: usize) -> Vec<World> {
     held.held[Action::Jump.index()] = true;
     let mut press = held;
     press.pressed[Action::Jump.index()] = true;
-    let mut world = World::new(level.spawn);
+    let mut world = World::for_level(&level);
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let input = if world.tick.is_multiple_of(30) { &press } else { &held };
         sim::step(&mut world, input, &level, &tuning, 60);
         if world.level_complete {
-            world = World::new(level.spawn);
+            world = World::for_level(&level);
         }
         out.push(world.clone());
     }

@@ -27,7 +27,7 @@ fn tick(c: &mut Criterion) {
     held.held[Action::Jump.index()] = true;
     let mut press = held;
     press.pressed[Action::Jump.index()] = true;
-    let fresh = World::new(level.spawn);
+    let fresh = World::for_level(&level);
     let mut world = fresh.clone();
 
     c.bench_function("sim::step level1 right+jump", |b| {

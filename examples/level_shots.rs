@@ -5,6 +5,8 @@
 //! `docs/levelN.png`, the player standing at the spawn, and `docs/levelN-mid.png`, the player
 //! standing at a checkpoint part-way through (the middle one), both 1280 x 720 (the 640 x 360
 //! view at 2x) with the camera placed as the game places it when the player appears there.
+//! The level's entities are drawn where they are when the level starts (tick 0), through the
+//! game's own [`Bodies`] (so as the game draws them).
 //!
 //! ```text
 //! cargo run --example level_shots [-- [--all] [OUT_DIR]]
@@ -15,17 +17,19 @@
 use glam::DVec2;
 use ledge::level::Level;
 use ledge::level::tiled_map::{level_path, load_tmx};
+use ledge::present::bodies::Bodies;
 use ledge::present::camera::Camera;
-use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
+use ledge::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
 use ledge::render::Offscreen;
-use ledge::sim::HITBOX;
+use ledge::sim::{HITBOX, World};
 use std::path::{Path, PathBuf};
 
 /// Image size, pixels: the 640 x 360 view at 2x.
 const SIZE: (u32, u32) = (1280, 720);
 
-/// The view with the player standing at `pos` (hitbox top-left), camera snapped to it.
-fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
+/// The view with the player standing at `pos` (hitbox top-left), camera snapped to it, and
+/// `entities` drawn.
+fn view_at<'a>(level: &'a Level, pos: DVec2, entities: &'a [EntityDraw]) -> FrameView<'a> {
     let camera = Camera::new(level, pos, HITBOX);
     FrameView {
         level,
@@ -34,7 +38,7 @@ fn view_at(level: &Level, pos: DVec2) -> FrameView<'_> {
         reached: &[],
         goal_angle: 0.0,
         extra: &[],
-        entities: &[],
+        entities,
         ghost: None,
     }
 }
@@ -54,6 +58,9 @@ fn main() -> anyhow::Result<()> {
             break;
         }
         let level = load_tmx(&path)?;
+        let world = World::for_level(&level);
+        let mut entities = Vec::new();
+        Bodies::new(&world).entities(&world, 1.0, 60, &mut entities);
         let mut shots = vec![(format!("{name}.png"), level.spawn)];
         if let Some(cp) = level.checkpoints.get(level.checkpoints.len().saturating_sub(1) / 2) {
             shots.push((format!("{name}-mid.png"), cp.respawn));
@@ -64,7 +71,7 @@ fn main() -> anyhow::Result<()> {
             }
         }
         for (file, pos) in shots {
-            let rgba = offscreen.render(&view_at(&level, pos), SIZE.0, SIZE.1)?;
+            let rgba = offscreen.render(&view_at(&level, pos, &entities), SIZE.0, SIZE.1)?;
             let out = out_dir.join(&file);
             ledge::assets::save_png(&out, SIZE.0, SIZE.1, &rgba)?;
             println!("wrote {} ({}, player at {pos})", out.display(), level.name);

@@ -20,8 +20,22 @@ Each level becomes a finite orthogonal map of 16 x 16 px tiles using ../tilesets
 stand); checkpoints and the goal are tile objects covering their tile. The maps stay
 editable in Tiled; rerunning this script overwrites them.
 
+Levels 4 and up are drawn in scripts/levels/levelN.py (TITLE, ROWS, ENTITIES), one file
+each, read by this script.
+
+Entities: a level may list entity objects beside its drawing (a third item, a list made with
+the helpers `platform`, `crumble`, `spring`, `saw`, `walker` below, in tile units: column,
+row, width in tiles). Each becomes an object in the `objects` layer with its class and the
+custom properties that src/level/tiled_entities.rs reads (README "Editing levels"): a
+platform is a rectangle (its w x h), with `to` (string "X2,Y2", pixels: its box's top-left at
+the other end), `speed`, `wait` (float) and `oneway` (bool); a crumble a rectangle 16 px high
+with `delay`, `back`; a spring, saw or walker a point at its box's top-left, with `speed`
+(and a saw's `r`, `to`). Only the properties given are written (the game has LAB.md's
+defaults). Object ids: spawn, checkpoints and goal first, then the entities in list order.
+
 Tile ids are the atlas indices of src/render/atlas.rs (the TILES table of make-atlas.py).
-`--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye.
+`--preview DIR` also draws each level to DIR/NAME.png (scaled) for judging it by eye (tiles,
+spawn, checkpoints and goal; the entities show in `cargo run --example level_shots`).
 
 The game plays level1, level2, ... in order (the next one is `levelN+1.tmx` beside the
 current). Each level has a finishing run, tests/levels/NAME.lab, found by examples/solve and
@@ -50,7 +64,55 @@ def load_atlas_module():
 ATLAS = load_atlas_module()
 ID = {name: i for i, (name, _, _) in enumerate(ATLAS.TILES)}
 
-# name -> (title, drawing). Rows may be ragged; they are padded with '.'.
+
+def _props(**kv):
+    """Custom properties (name, Tiled type, value text), in the order given; None = not written."""
+    out = []
+    for k, v in kv.items():
+        if v is None:
+            continue
+        if isinstance(v, bool):
+            out.append((k, "bool", "true" if v else "false"))
+        elif isinstance(v, tuple):  # a point in tiles -> "X2,Y2" pixels
+            out.append((k, None, f"{v[0]},{v[1]}"))
+        else:
+            out.append((k, "float", repr(float(v)).removesuffix(".0")))
+    return out
+
+
+def platform(col, row, w, to=None, speed=None, wait=None, oneway=False, h=None):
+    """A moving platform: top-left at tile (col, row), w tiles wide, 16 px high (solid) or 8 px
+    (one-way lift); `to` = the tile its top-left travels to."""
+    h = h or (8 if oneway else TILE)
+    to_px = None if to is None else (to[0] * TILE, to[1] * TILE)
+    props = _props(to=to_px, speed=speed, wait=wait, oneway=True if oneway else None)
+    return ("platform", col * TILE, row * TILE, w * TILE, h, props)
+
+
+def crumble(col, row, w=1, delay=None, back=None):
+    """A crumbling block, w tiles wide, filling tile row `row`."""
+    return ("crumble", col * TILE, row * TILE, w * TILE, TILE, _props(delay=delay, back=back))
+
+
+def spring(col, row, speed=None):
+    """A spring (16 x 8) sitting on the bottom of tile (col, row)."""
+    return ("spring", col * TILE, row * TILE + TILE // 2, 0, 0, _props(speed=speed))
+
+
+def saw(col, row, to=None, speed=None, r=8):
+    """A saw centred on tile (col, row) (radius r px), travelling to be centred on tile `to`."""
+    off = TILE // 2 - r
+    to_px = None if to is None else (to[0] * TILE + off, to[1] * TILE + off)
+    props = _props(to=to_px, speed=speed, r=None if r == 8 else r)
+    return ("saw", col * TILE + off, row * TILE + off, 0, 0, props)
+
+
+def walker(col, row, speed=None):
+    """A walker standing in tile (col, row) (its 16 x 16 box); negative speed starts left."""
+    return ("walker", col * TILE, row * TILE, 0, 0, _props(speed=speed))
+
+
+# name -> (title, drawing[, entities]). Rows may be ragged; they are padded with '.'.
 LEVELS = {
     # First Steps. Ground top at row 18. Spawn (3, 17); a 3-tile gap (15-17); 1-tile steps
     # (24-32, short hops); a 3-tile ledge (33-40, a full jump); plank, block, plank over a
@@ -177,6 +239,23 @@ LEVELS = {
     ),
 }
 
+
+
+def load_level_files():
+    """The levels drawn in scripts/levels/levelN.py (TITLE, ROWS, ENTITIES; the entity helpers
+    above are in scope there), in number order after the ones drawn in this file."""
+    folder = os.path.join(ROOT, "scripts", "levels")
+    helpers = {f.__name__: f for f in (platform, crumble, spring, saw, walker)}
+    names = [n[:-3] for n in os.listdir(folder) if n.startswith("level") and n.endswith(".py")]
+    for name in sorted(names, key=lambda n: int(n[5:])):
+        scope = dict(helpers)
+        with open(os.path.join(folder, name + ".py"), encoding="utf-8") as f:
+            exec(compile(f.read(), f.name, "exec"), scope)
+        LEVELS[name] = (scope["TITLE"], scope["ROWS"], scope["ENTITIES"])
+
+
+load_level_files()
+
 SOLID = "#B"
 DECOR = {
     "b": "BUSH",
@@ -282,7 +361,31 @@ def xml_escape(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def write_tmx(path, title, rows):
+def entity_lines(entities, first_id, width, height):
+    """The <object> lines of the entities, ids from first_id; each must lie inside the map."""
+    lines = []
+    for i, (cls, x, y, w, h, props) in enumerate(entities, start=first_id):
+        if x < 0 or y < 0 or x + max(w, TILE) > width * TILE or y + max(h, 8) > height * TILE:
+            raise SystemExit(f"{cls} at ({x}, {y}) px is outside the map")
+        shape = f' width="{w}" height="{h}"' if w else ""
+        head = f'  <object id="{i}" name="{cls} {i}" type="{cls}" x="{x}" y="{y}"{shape}'
+        if not props and w:
+            lines.append(head + "/>")
+            continue
+        lines.append(head + ">")
+        if props:
+            lines.append("   <properties>")
+            for name, kind, value in props:
+                typ = f' type="{kind}"' if kind else ""
+                lines.append(f'    <property name="{name}"{typ} value="{value}"/>')
+            lines.append("   </properties>")
+        if not w:
+            lines.append("   <point/>")
+        lines.append("  </object>")
+    return lines
+
+
+def write_tmx(path, title, rows, entities=()):
     height, width = len(rows), len(rows[0])
     tiles = autotile(rows)
     objects = objects_of(rows)
@@ -295,7 +398,8 @@ def write_tmx(path, title, rows):
         "<!-- Generated by scripts/make-levels.py from its ASCII drawing; edit either. -->",
         f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" '
         f'renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE}" '
-        f'tileheight="{TILE}" infinite="0" nextlayerid="3" nextobjectid="{len(objects) + 1}">',
+        f'tileheight="{TILE}" infinite="0" nextlayerid="3" '
+        f'nextobjectid="{len(objects) + len(entities) + 1}">',
         " <properties>",
         f'  <property name="name" value="{xml_escape(title)}"/>',
         " </properties>",
@@ -317,6 +421,7 @@ def write_tmx(path, title, rows):
                 f'  <object id="{i}" name="{name}" type="{cls}" gid="{gid}" '
                 f'x="{x}" y="{y}" width="{TILE}" height="{TILE}"/>'
             )
+    lines += entity_lines(entities, len(objects) + 1, width, height)
     lines += [" </objectgroup>", "</map>"]
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -363,10 +468,10 @@ def main():
     parser.add_argument("--preview", help="also draw each level to DIR/NAME.png")
     parser.add_argument("--scale", type=int, default=1, help="preview scale (default 1)")
     args = parser.parse_args()
-    for name, (title, drawing) in LEVELS.items():
+    for name, (title, drawing, *rest) in LEVELS.items():
         rows = pad(drawing)
         path = os.path.join(ROOT, "assets", "levels", f"{name}.tmx")
-        tiles = write_tmx(path, title, rows)
+        tiles = write_tmx(path, title, rows, rest[0] if rest else ())
         print(f"wrote {path} ({len(rows[0])}x{len(rows)} tiles)")
         if args.preview:
             out = os.path.join(args.preview, f"{name}.png")

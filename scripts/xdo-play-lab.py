@@ -2,19 +2,25 @@
 """Play lab scripts' key input into a running Ledge window in real time, as synthetic X keys.
 
 Usage:
-  xdo-play-lab.py SCRIPT.lab [SCRIPT.lab ...] [--display :N] [--gap MS] [--log FILE.json]
-                  [--xdotool]
+  xdo-play-lab.py SCRIPT.lab [SCRIPT.lab ...] [--display :N] [--gap MS] [--sync-lag TICKS]
+                  [--log FILE.json] [--xdotool]
 
 The Ledge window must have the keyboard focus (`xdotool windowfocus --sync WID`; Xvfb has no
 window manager). Reads each script's `press/release ACTION` lines (events written after
 `frame MS xN` lines, as examples/solve writes them) and sends the same keys at the same
 wall-clock offsets from now: a player's hands, with the operating system's timing jitter.
 
-Several scripts are played one after another, as one playthrough: script k+1 starts `--gap`
-ms (default 1000) after script k's *last* frame. The solver's scripts end 30 idle frames
-(0.5 s) after the goal is touched and release every key on the tick after it, and the game
-loads the next level by itself on the goal, so the player stands still at the next spawn for
-0.5 s + gap before its script starts (harmless).
+Several scripts are played one after another, as one playthrough. The game loads the next
+level by itself on the tick the goal is touched, and its moving things (platforms, saws) run
+from that tick on, so a script for a level with such things (an object of class platform, saw
+or walker in its .tmx) must start on it: script k+1 starts on script k's goal tick G plus
+`--sync-lag` ticks (default 1), and at that moment every key script k still holds is released
+(its later events, the finish hold's release, are dropped). G comes from the header examples/solve writes: the run's length N ("Finishes ...:
+N ticks") minus its `--finish-hold` K. (The lag: real-time keys reach the game 0-2 ticks late,
+the previous goal's keys too, and the runs are made to survive edges 0-2 ticks late, not
+early.) A script without that header, or followed by one for a level with nothing that moves with
+time, is followed after `--gap` ms (default 1000) past its *last* frame, as before levels had
+moving things: the player stands still at the next spawn until its script starts.
 
 How keys are sent: by default through XTest directly (libXtst's XTestFakeKeyEvent on one
 display connection, flushed at once: what `xdotool keydown/keyup` calls, without spawning a
@@ -31,6 +37,8 @@ Standard library and ctypes only (libX11.so.6, libXtst.so.6).
 """
 import ctypes
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -39,6 +47,21 @@ import time
 KEYS = {"left": "Left", "right": "Right", "up": "Up", "down": "Down", "jump": "space"}
 # Sleep until this long before an event's time, then spin (sleep overshoots by ~1 ms).
 SPIN_S = 0.002
+
+
+def goal_tick(path):
+    """The tick on which a solver-written script touches the goal (N - finish hold), or None."""
+    ticks = hold = None
+    for raw in open(path):
+        if not raw.startswith("#"):
+            break
+        m = re.search(r"with no deaths: (\d+) ticks", raw)
+        if m:
+            ticks = int(m.group(1))
+        if "cargo run" in raw and "--example solve" in raw:
+            h = re.search(r"--finish-hold (\d+)", raw)
+            hold = int(h.group(1)) if h else 0
+    return None if ticks is None or hold is None else ticks - hold
 
 
 def parse(path):
@@ -56,6 +79,28 @@ def parse(path):
                 sys.exit(f"{path}: only events at frame boundaries are supported: {raw.strip()}")
             events.append((t, line[0], line[1]))
     return events, t
+
+
+def timed(path):
+    """True when the script's level (its `level FILE.tmx` line, from the repository root) has
+    things that move with game time (platforms, saws, walkers)."""
+    for raw in open(path):
+        line = raw.split("#")[0].split()
+        if line and line[0] == "level" and len(line) > 1:
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            with open(os.path.join(root, line[1])) as f:
+                return re.search(r'type="(platform|saw|walker)"', f.read()) is not None
+    return False
+
+
+def goal_frames(path):
+    """The number of frames a script plays (each a tick in solver scripts)."""
+    n = 0
+    for raw in open(path):
+        line = raw.split("#")[0].split()
+        if line and line[0] == "frame":
+            n += int(line[2][1:]) if len(line) > 2 else 1
+    return n
 
 
 class XTest:
@@ -107,7 +152,7 @@ class Xdotool:
 
 
 def main(argv):
-    opts = {"--display": None, "--gap": "1000", "--log": None}
+    opts = {"--display": None, "--gap": "1000", "--log": None, "--sync-lag": "1"}
     scripts, use_xdotool, i = [], False, 0
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -123,11 +168,25 @@ def main(argv):
     if not scripts:
         sys.exit(__doc__)
     gap = float(opts["--gap"])
+    lag = int(opts["--sync-lag"])
     plan, offset = [], 0.0
     for k, path in enumerate(scripts):
         events, duration = parse(path)
-        plan += [(offset + t, kind, action, k) for t, kind, action in events]
-        offset += duration + gap
+        goal = goal_tick(path)
+        if goal is None or k + 1 == len(scripts) or not timed(scripts[k + 1]):
+            plan += [(offset + t, kind, action, k) for t, kind, action in events]
+            offset += duration + gap
+            continue
+        frame = duration / max(goal_frames(path), 1)
+        cut = (goal + lag) * frame
+        held = set()
+        for t, kind, action in events:
+            if t >= cut - 1e-6:
+                break
+            plan.append((offset + t, kind, action, k))
+            (held.add if kind == "press" else held.discard)(action)
+        plan += [(offset + cut, "release", action, k) for action in sorted(held)]
+        offset += cut
     sender = (Xdotool if use_xdotool else XTest)(opts["--display"])
     log, held = [], set()
     start = time.monotonic()

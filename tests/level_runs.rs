@@ -8,6 +8,8 @@
 //!   level has such a script; each is, comments aside, what the lab's `ScriptWriter` writes.
 //! - Each level loads and has a spawn on the ground, a goal, checkpoints, hazards; level 2
 //!   one-way platforms that its run drops through.
+//! - Levels 4 to 9 have the entities they teach (platforms and lifts, crumbles and springs, none
+//!   in the wall-jump climb, saws and walkers, all of them in the last).
 //! - Level 3 ("Leap of Faith") needs coyote time, jump buffering and corner correction: its run
 //!   fails with any of them off; the tunnel and the long gap cannot be crossed by any jump from
 //!   the ground (a sweep of run-up phases and jump ticks), only by jumps in the air after the
@@ -102,6 +104,31 @@ fn every_level_has_a_script_and_every_script_finishes_without_dying() {
     }
 }
 
+/// Every level's finishing run ends on the state hash it ended on when it was recorded, twice in
+/// a row: the run (and with it the level, its entities and the tuning) is unchanged and the
+/// replay deterministic. After remaking a level or its run, put the new hash here (the
+/// failure prints it).
+#[test]
+fn level_scripts_end_on_their_recorded_state_hash() {
+    let want = [
+        (1, "31bb5a1ba0b61ca1"),
+        (2, "866e3cbf1836aa6c"),
+        (3, "471d6b0540105014"),
+        (4, "dbd07d542b7f7d8c"),
+        (5, "87cc6c5b91b2ec3d"),
+        (6, "cac7054f206c91fb"),
+        (7, "d19b65a0ac707426"),
+        (8, "2994dfdcdecd534a"),
+        (9, "a179a1b11d4cf13d"),
+    ];
+    assert_eq!(want.len(), shipped_levels().len(), "one hash per shipped level");
+    for (n, hash) in want {
+        let (a, b) = (replay(n, &[]), replay(n, &[]));
+        assert_eq!(a.state_hash, b.state_hash, "level{n}.lab: two replays differ");
+        assert_eq!(a.state_hash, hash, "level{n}.lab ends on another state hash");
+    }
+}
+
 /// The level scripts are exactly what the lab's one writer writes in the solver's style: every
 /// line but the comments, read with the lab's parser and written back with `ScriptWriter`, is
 /// the file's own.
@@ -167,6 +194,48 @@ fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
     );
 }
 
+/// Levels 4 to 9 each bring the entities their drawing's comment promises (`scripts/levels/`):
+/// the world teaches moving platforms (a rising lift, one-way lifts), crumbling blocks and
+/// springs, wall jumps (no entities: a climb of shafts), saws and walkers, then all of them
+/// together, twice.
+#[test]
+fn new_levels_have_their_entities() {
+    use ledge::level::{EntityKind, EntitySpec};
+    let kinds = |l: &Level| -> Vec<EntityKind> {
+        let mut k: Vec<EntityKind> = l.entities.iter().map(EntitySpec::kind).collect();
+        k.dedup();
+        k.sort_by_key(|k| k.name());
+        k.dedup();
+        k
+    };
+    let lifts = |l: &Level| {
+        l.entities.iter().fold((0, 0), |(up, oneway), e| match e {
+            EntitySpec::Platform { pos, to: Some(to), oneway: o, .. } => {
+                (up + usize::from(to.x == pos.x && to.y != pos.y), oneway + usize::from(*o))
+            }
+            _ => (up, oneway),
+        })
+    };
+    use EntityKind::*;
+    let want: [(u32, &str, &[EntityKind]); 6] = [
+        (4, "Moving Parts", &[Platform]),
+        (5, "Crumble and Spring", &[Crumble, Spring]),
+        (6, "The Shaft", &[]),
+        (7, "Saw Mill", &[Saw, Walker]),
+        (8, "The Works", &[Crumble, Platform, Saw, Spring, Walker]),
+        (9, "Long Haul", &[Crumble, Platform, Saw, Spring, Walker]),
+    ];
+    for (n, name, kinds_wanted) in want {
+        let l = level(n);
+        assert_eq!((l.name.as_str(), kinds(&l).as_slice()), (name, kinds_wanted), "level{n}");
+        assert!(stands(&l, l.spawn), "level{n}: spawn {:?} not on the ground", l.spawn);
+        assert!(l.goal.is_some() && !l.checkpoints.is_empty(), "level{n}: goal and checkpoints");
+    }
+    let (up, oneway) = lifts(&level(4));
+    assert!(up >= 3 && oneway >= 3, "level4: {up} vertical lifts, {oneway} one-way");
+    assert!(level(6).height >= 60, "level6 is a climb");
+}
+
 #[test]
 fn level3_run_fails_with_coyote_time_buffering_or_corner_correction_off() {
     for key in ["coyote_time", "jump_buffer_time", "corner_correction"] {
@@ -187,7 +256,9 @@ impl<'a> Sim<'a> {
     /// Standing with the hitbox's left edge at `x`, feet on row `feet_row`'s top.
     fn standing(level: &'a Level, tuning: &Tuning, x: f64, feet_row: i64) -> Self {
         let pos = DVec2::new(x, feet_row as f64 * TILE - HITBOX.y);
-        let mut world = World::new(pos);
+        let mut world = World::for_level(level);
+        world.player.pos = pos;
+        world.respawn_point = pos;
         world.player.on_ground = true;
         Sim { level, tuning: tuning.clone(), world, jump_held: false }
     }

@@ -64,7 +64,7 @@ pub fn check(root: &Path, args: &Args, delays: &Delays, path: &Path) -> anyhow::
     let s = read_script(path, root)?;
     let level = load_level(&s.level)?;
     let tuning = load_tuning(root, args, &s.tuning)?;
-    let start = World::new(level.spawn);
+    let start = World::for_level(&level);
     let done = |w: &World| w.level_complete;
     let sim = Sim { level: &level, tuning: &tuning, done: &done };
     let run = Scripted { events: &s.events, ticks: s.ticks };

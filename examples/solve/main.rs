@@ -11,7 +11,19 @@
 //! Every depth expands each state in the beam by every macro and throws away runs that die
 //! (the script must finish with `deaths == 0`). States that look the same (position to the
 //! pixel, velocity in 15 px/s buckets, ground, jump held, coyote / buffer / sustain timers,
-//! checkpoint) are merged, across all depths. The `--beam` best survive, at most `--per-cell`
+//! wall-slide and wall-jump memory, checkpoint, and the entities: `phase`) are merged, across
+//! all depths.
+//!
+//! # Entities
+//!
+//! The world is built with [`World::for_level`], so the level's platforms, crumbling blocks,
+//! springs, saws and walkers are stepped with the player, exactly as the game and the lab do.
+//! Platforms and saws are functions of time, so two states only merge when their entities
+//! match too: the `phase` module keys them by each path's clock modulo its period (in whole
+//! ticks), crumbles by state and timer, walkers by place, direction and state. Waiting for a
+//! platform is a run of idle macros, which the beam keeps because a waiting state's entities
+//! differ from the last one's. Wall jumps need no macro of their own: a jump press in the air
+//! next to a wall (any direction held) is one. The `--beam` best survive, at most `--per-cell`
 //! of them per 8 px cell so that the beam keeps states behind a leap instead of filling up
 //! with ones already committed to it. "Best" is the distance still to go — shortest paths over
 //! the level's open cells (not solid, not hazard) from the goal (or `--until-checkpoint`),
@@ -98,7 +110,7 @@
 //!
 //! # Modules
 //!
-//! `search` (the macros and the beam), `jitter` (delayed edges through the latch: the jittered
+//! `search` (the macros and the beam), `phase` (the entities' part of the merge key), `jitter` (delayed edges through the latch: the jittered
 //! copies and the random-delay replays), `selection` (ranking the finalists, the press-early
 //! pass), `field` (the distance still to go), `mechanics` (which forgiveness mechanic a tick
 //! used), `check` (`--check`, reading with `ledge::lab::script::parse`) and `output` (the
@@ -109,6 +121,7 @@ mod field;
 mod jitter;
 mod mechanics;
 mod output;
+mod phase;
 mod search;
 mod selection;
 
@@ -280,11 +293,13 @@ fn main() -> anyhow::Result<()> {
     let level_path = args.level.clone().expect("clap requires the level without --check");
     let level = load_level(&level_path)?;
     let tuning = load_tuning(root, &args, &[])?;
-    let mut start = World::new(level.spawn);
+    let mut start = World::for_level(&level);
     if let Some(n) = args.start_checkpoint {
         let cp = level.checkpoints.get(n).ok_or_else(|| anyhow::anyhow!("no checkpoint {n}"))?;
-        start = World::new(cp.respawn);
+        start.player.pos = cp.respawn;
+        start.respawn_point = cp.respawn;
         start.checkpoint = Some(n);
+        ledge::sim::entities::after_tick(&mut start);
     }
     let target = match args.until_checkpoint {
         Some(m) => level.checkpoints.get(m).ok_or_else(|| anyhow::anyhow!("no checkpoint {m}"))?.area,
@@ -325,23 +340,29 @@ fn main() -> anyhow::Result<()> {
     // Replay the final inputs: they must finish, deathless, and count the mechanics used.
     let mut w = start.clone();
     let mut uses = [0u32; 3];
+    let mut wall_jumps = 0u32;
     let mut since_press = usize::MAX;
     for input in &found.inputs {
         since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
-        let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
+        let (x0, was_ground, had_coyote) = (w.player.pos.x, w.player.on_ground, w.player.coyote > 0);
         let out = step(&mut w, input, &level, &tuning, TICK_HZ);
-        let used = mechanics_used(&w, &out, x0, was_ground, since_press);
+        let used = mechanics_used(&w, &out, x0, (was_ground, had_coyote), since_press);
         for k in 0..3 {
             uses[k] += used[k] as u32;
         }
+        wall_jumps += u32::from(out.jump_started && !was_ground && !had_coyote);
     }
     anyhow::ensure!(done(&w) && w.deaths == 0, "replaying the found inputs must finish deathless");
     let ticks = found.inputs.len();
     let play_s = ticks as f64 / f64::from(TICK_HZ);
     let summary = format!(
-        "{ticks} ticks ({play_s:.2} s), {} jumps ({} coyote, {} buffered), {} corner \
+        "{ticks} ticks ({play_s:.2} s), {} jumps ({} coyote, {} buffered{}), {} corner \
          corrections",
-        w.jumps, uses[0], uses[1], uses[2]
+        w.jumps,
+        uses[0],
+        uses[1],
+        if wall_jumps > 0 { format!(", {wall_jumps} off walls") } else { String::new() },
+        uses[2]
     );
     // The robustness claim: random-delay replays with seeds the search never saw.
     let events = jitter::run_events(&found.inputs);

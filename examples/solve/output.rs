@@ -42,9 +42,9 @@ pub fn trace(sim: &Sim, start: &World, inputs: &[TickInput]) {
     let mut since_press = usize::MAX;
     for (i, input) in inputs.iter().enumerate() {
         since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
-        let (x0, was_ground) = (w.player.pos.x, w.player.on_ground);
+        let (x0, was_ground, had_coyote) = (w.player.pos.x, w.player.on_ground, w.player.coyote > 0);
         let out = step(&mut w, input, sim.level, sim.tuning, TICK_HZ);
-        let used = mechanics_used(&w, &out, x0, was_ground, since_press);
+        let used = mechanics_used(&w, &out, x0, (was_ground, had_coyote), since_press);
         let p = &w.player;
         let keys: String = Action::ALL
             .iter()

@@ -6,6 +6,7 @@
 use crate::field::Field;
 use crate::jitter::{Delays, Jitter, MacroRun, Variant, advance_variants, held_only};
 use crate::mechanics::{Mechanic, mechanics_used};
+use crate::phase::Phases;
 use crate::selection::select;
 use crate::{Args, Sim, TICK_HZ};
 use ledge::input::latch::TickInput;
@@ -100,18 +101,26 @@ struct Node {
     variants: Vec<Variant>,
 }
 
-type Key = (i32, i32, i32, i32, u32, u32, u32, u32, i64);
+/// The merge key: the player's look (position to the pixel, velocity in 15 px/s buckets,
+/// flags, timers, wall slide and wall-jump memory), the checkpoint, and the entities' state
+/// ([`Phases::key`]).
+type Key = (i32, i32, i32, i32, u32, u32, u32, u32, i64, u64, u64);
 
-fn key(n: &Node) -> Key {
-    key_of(&n.world, n.jump_held, n.world.checkpoint)
+fn key(n: &Node, phases: &Phases) -> Key {
+    key_of(&n.world, n.jump_held, n.world.checkpoint, phases)
 }
 
-fn key_of(world: &World, jump_held: bool, checkpoint: Option<usize>) -> Key {
+fn key_of(world: &World, jump_held: bool, checkpoint: Option<usize>, phases: &Phases) -> Key {
     let p = &world.player;
     let flags = (p.on_ground as u32)
         | (jump_held as u32) << 1
         | ((p.var_jump > 0) as u32) << 2
         | ((p.drop_through > 0) as u32) << 3;
+    let w = &p.wall;
+    let wall = (w.side as u8 as u64)
+        | u64::from(w.grace) << 8
+        | u64::from(w.force) << 24
+        | (w.force_dir as u8 as u64) << 40;
     (
         p.pos.x.round() as i32,
         p.pos.y.round() as i32,
@@ -122,6 +131,8 @@ fn key_of(world: &World, jump_held: bool, checkpoint: Option<usize>) -> Key {
         p.jump_buffer.min(1),
         p.var_jump,
         checkpoint.map_or(-1, |c| c as i64),
+        wall,
+        phases.key(world),
     )
 }
 
@@ -146,6 +157,7 @@ pub fn search(sim: &Sim, start: World, args: &Args, delays: &Delays, field: &Fie
     let len = args.macro_ticks.max(1);
     let jitter = Jitter { delays, max_dead: args.max_dead, finish_hold: args.finish_hold };
     let all = macros(len);
+    let phases = Phases::new(sim.level);
     let prefer = [Mechanic::Coyote, Mechanic::Buffer, Mechanic::Corner].map(|m| args.prefer.contains(&m));
     // Kept nodes: (parent, inputs), to rebuild the run.
     let mut arena: Vec<(usize, Vec<TickInput>)> = Vec::new();
@@ -210,7 +222,8 @@ pub fn search(sim: &Sim, start: World, args: &Args, delays: &Delays, field: &Fie
                 let mut since_press = node.since_press;
                 for (i, input) in inputs.iter().enumerate() {
                     since_press = if input.pressed(Action::Jump) { 0 } else { since_press.saturating_add(1) };
-                    let (x0, was_ground) = (world.player.pos.x, world.player.on_ground);
+                    let (x0, was_ground, had_coyote) =
+                        (world.player.pos.x, world.player.on_ground, world.player.coyote > 0);
                     let out = step(&mut world, input, sim.level, sim.tuning, TICK_HZ);
                     expanded += 1;
                     if out.died {
@@ -220,7 +233,7 @@ pub fn search(sim: &Sim, start: World, args: &Args, delays: &Delays, field: &Fie
                     if input.pressed(Action::Jump) {
                         cost += args.press_cost;
                     }
-                    let used = mechanics_used(&world, &out, x0, was_ground, since_press);
+                    let used = mechanics_used(&world, &out, x0, (was_ground, had_coyote), since_press);
                     for k in 0..3 {
                         if used[k] && prefer[k] {
                             cost -= 48.0;
@@ -238,7 +251,8 @@ pub fn search(sim: &Sim, start: World, args: &Args, delays: &Delays, field: &Fie
                 let ticks = finished_at.unwrap_or(len);
                 let child_tick = node.tick + ticks as u64;
                 // A child seen already is dropped before its variants cost anything.
-                let probe_key = finished_at.is_none().then(|| key_of(&world, jump_held, world.checkpoint));
+                let probe_key =
+                    finished_at.is_none().then(|| key_of(&world, jump_held, world.checkpoint, &phases));
                 if probe_key.as_ref().is_some_and(|k| seen.contains(k)) {
                     continue;
                 }
@@ -294,7 +308,7 @@ pub fn search(sim: &Sim, start: World, args: &Args, delays: &Delays, field: &Fie
                     inputs,
                     cost,
                 };
-                if seen.insert(key(&child)) {
+                if seen.insert(key(&child, &phases)) {
                     next.push(child);
                 }
             }

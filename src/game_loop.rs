@@ -308,7 +308,7 @@ impl Loop {
             lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
         // The camera eases in game time, so at a reduced game speed it follows as slowly.
         let dt_s = plan.game_ns as f64 / 1e9;
-        self.camera.follow(&self.level, self.drawn, HITBOX, self.world.player.on_ground, dt_s);
+        self.camera.follow(&self.level, self.drawn, HITBOX, dt_s);
 
         let t = &mut self.totals;
         t.frames += 1;
@@ -353,6 +353,7 @@ impl Loop {
         };
         let respawned = out.respawned;
         self.bodies.after_tick(&self.world, respawned);
+        self.camera.after_tick(self.world.player.on_ground);
         if respawned {
             // The player's history was reset above (both ends on the new side: no streak);
             // the goal's spin holds this tick's angle for the frame, as everything drawn does.

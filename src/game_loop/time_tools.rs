@@ -22,6 +22,7 @@ impl Loop {
         self.prev_tick = self.world.tick;
         let step = self.history.step_back(&mut self.world);
         self.bodies.after_tick(&self.world, false);
+        self.camera.after_tick(self.world.player.on_ground);
         if step.jumped {
             // Undoing a respawn or teleport: the history jumps, so nothing streaks across it.
             self.bodies.snap_all(&self.world);

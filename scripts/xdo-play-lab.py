@@ -3,7 +3,7 @@
 
 Usage:
   xdo-play-lab.py SCRIPT.lab [SCRIPT.lab ...] [--display :N] [--gap MS] [--sync-lag TICKS]
-                  [--log FILE.json] [--xdotool]
+                  [--follow GAME-STDERR] [--log FILE.json] [--xdotool]
 
 The Ledge window must have the keyboard focus (`xdotool windowfocus --sync WID`; Xvfb has no
 window manager). Reads each script's `press/release ACTION` lines (events written after
@@ -21,6 +21,17 @@ the previous goal's keys too, and the runs are made to survive edges 0-2 ticks l
 early.) A script without that header, or followed by one for a level with nothing that moves with
 time, is followed after `--gap` ms (default 1000) past its *last* frame, as before levels had
 moving things: the player stands still at the next spawn until its script starts.
+
+`--follow FILE` closes the loop instead: FILE is the game's stderr, logging at info for
+`ledge` (`RUST_LOG=warn,ledge=info`), and each next script starts the moment its level's load
+shows there ("level complete; now playing ..." is logged in the frame whose tick touched the
+goal; the file is polled every millisecond), so a script that reached its goal a few ticks
+late or early (real-time keys) does not carry that drift into the next level; with platforms
+and saws running from the load, the next script is then 0-1 tick late against them (the frame
+that logged the load, at `--fps-cap 60`), which its run survives. Each script but the last is
+cut at its goal tick (the finish hold is dropped), its held keys stay down until the load,
+and then are released. If the load does not show within 15 s after the cut (a death, a
+missed jump), the driver exits 1.
 
 How keys are sent: by default through XTest directly (libXtst's XTestFakeKeyEvent on one
 display connection, flushed at once: what `xdotool keydown/keyup` calls, without spawning a
@@ -103,6 +114,67 @@ def goal_frames(path):
     return n
 
 
+def plan_segments(scripts, gap, lag, follow):
+    """One (events, wait_load, budget_ms) per segment: its events as (ms from the segment's
+    start, kind, action); whether the segment first waits for the game's log to show its
+    level loaded; how long, past that, the wait may last before the run counts as failed.
+
+    Without `--follow` everything is one segment on one time line: a script is cut at its
+    goal tick + `lag` when the next one's level has things that move with time (the next
+    starts there, and what the cut script still held is released), else followed by `gap` ms
+    after its end. With `--follow` there is a segment per script: each but the last is cut at
+    its goal tick (its later events, the finish hold, are dropped; its held keys stay down
+    until the game loads the next level, then are released) and the next starts on the load."""
+    if follow:
+        segments = []
+        for k, path in enumerate(scripts):
+            events, duration = parse(path)
+            goal = goal_tick(path)
+            if goal is not None and k + 1 < len(scripts):
+                cut = goal * duration / max(goal_frames(path), 1)
+                events = [e for e in events if e[0] < cut - 1e-6]
+            segments.append((events, k > 0, 5000.0))
+        return segments
+    plan, offset = [], 0.0
+    for k, path in enumerate(scripts):
+        events, duration = parse(path)
+        goal = goal_tick(path)
+        if goal is None or k + 1 == len(scripts) or not timed(scripts[k + 1]):
+            plan += [(offset + t, kind, action) for t, kind, action in events]
+            offset += duration + gap
+            continue
+        cut = (goal + lag) * duration / max(goal_frames(path), 1)
+        held = set()
+        for t, kind, action in events:
+            if t >= cut - 1e-6:
+                break
+            plan.append((offset + t, kind, action))
+            (held.add if kind == "press" else held.discard)(action)
+        plan += [(offset + cut, "release", action) for action in sorted(held)]
+        offset += cut
+    return [(plan, False, 0.0)]
+
+
+LOAD_LINE = "level complete; now playing"
+
+
+def await_level_load(log_path, n, deadline):
+    """Wait until the game's log (its stderr, `RUST_LOG` at info for ledge) shows the n-th level
+    load; return the time.monotonic() it was seen (polled every millisecond). Exits 1 at
+    `deadline` (the run did not reach that goal: a death, a missed jump)."""
+    while True:
+        try:
+            with open(log_path, errors="replace") as f:
+                if f.read().count(LOAD_LINE) >= n:
+                    return time.monotonic()
+        except FileNotFoundError:
+            pass
+        if time.monotonic() > deadline:
+            sys.exit(f"xdo-play-lab: the game did not load level {n + 1} of the chain in time "
+                     f"(no {n}th '{LOAD_LINE}' line in {log_path})")
+        time.sleep(0.001)
+
+
 class XTest:
     """One X connection sending XTest key events."""
 
@@ -152,7 +224,7 @@ class Xdotool:
 
 
 def main(argv):
-    opts = {"--display": None, "--gap": "1000", "--log": None, "--sync-lag": "1"}
+    opts = {"--display": None, "--gap": "1000", "--log": None, "--sync-lag": "1", "--follow": None}
     scripts, use_xdotool, i = [], False, 0
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -169,49 +241,43 @@ def main(argv):
         sys.exit(__doc__)
     gap = float(opts["--gap"])
     lag = int(opts["--sync-lag"])
-    plan, offset = [], 0.0
-    for k, path in enumerate(scripts):
-        events, duration = parse(path)
-        goal = goal_tick(path)
-        if goal is None or k + 1 == len(scripts) or not timed(scripts[k + 1]):
-            plan += [(offset + t, kind, action, k) for t, kind, action in events]
-            offset += duration + gap
-            continue
-        frame = duration / max(goal_frames(path), 1)
-        cut = (goal + lag) * frame
-        held = set()
-        for t, kind, action in events:
-            if t >= cut - 1e-6:
-                break
-            plan.append((offset + t, kind, action, k))
-            (held.add if kind == "press" else held.discard)(action)
-        plan += [(offset + cut, "release", action, k) for action in sorted(held)]
-        offset += cut
+    segments = plan_segments(scripts, gap, lag, follow=opts["--follow"] is not None)
     sender = (Xdotool if use_xdotool else XTest)(opts["--display"])
     log, held = [], set()
     start = time.monotonic()
     try:
-        for at, kind, action, k in plan:
-            due = start + at / 1000.0
-            left = due - time.monotonic()
-            if left > SPIN_S:
-                time.sleep(left - SPIN_S)
-            while time.monotonic() < due:
-                pass
-            sent = time.monotonic()
-            sender.send(kind, action)
-            (held.add if kind == "press" else held.discard)(action)
-            log.append({"script": k, "script_ms": at, "sent_ms": (sent - start) * 1000.0, "kind": kind,
-                        "action": action})
+        for k, (events, wait_load, budget_ms) in enumerate(segments):
+            seg_start = time.monotonic()
+            if wait_load:
+                # release what the previous script still held once the game shows the load
+                seg_start = await_level_load(opts["--follow"], k, seg_start + budget_ms / 1000.0 + 10.0)
+                for action in sorted(held):
+                    sender.send("release", action)
+                    log.append({"script": k - 1, "script_ms": None, "sent_ms": (time.monotonic() - start) * 1000.0,
+                                "kind": "release", "action": action})
+                held.clear()
+            for at, kind, action in events:
+                due = seg_start + at / 1000.0
+                left = due - time.monotonic()
+                if left > SPIN_S:
+                    time.sleep(left - SPIN_S)
+                while time.monotonic() < due:
+                    pass
+                sent = time.monotonic()
+                sender.send(kind, action)
+                (held.add if kind == "press" else held.discard)(action)
+                log.append({"script": k, "script_ms": (seg_start - start) * 1000.0 + at,
+                            "sent_ms": (sent - start) * 1000.0, "kind": kind, "action": action})
     finally:
         # never leave a key down (an interrupted run)
         for action in sorted(held):
             sender.send("release", action)
         sender.close()
+    offset = (time.monotonic() - start) * 1000.0
     if opts["--log"]:
         with open(opts["--log"], "w") as f:
             json.dump(log, f, indent=0)
-    late = [e["sent_ms"] - e["script_ms"] for e in log]
+    late = [e["sent_ms"] - e["script_ms"] for e in log if e["script_ms"] is not None]
     print(f"sent {len(log)} key events from {len(scripts)} script(s) over {offset / 1000.0:.2f} s; "
           f"sent late by mean {sum(late) / max(len(late), 1):.2f} ms, max {max(late, default=0):.2f} ms")
 

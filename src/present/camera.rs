@@ -204,39 +204,47 @@ mod tests {
         assert_eq!(c.centre, DVec2::new(40.0, 32.0 - 180.0));
     }
 
-    /// A rider on a lift that starts rising 1 px a tick, drawn at 144 Hz (frames blending the ticks):
-    /// after the landing it stands still on screen in every frame, easing on or off; a landing
-    /// on a new height still eases.
+    /// A grounded player whose top is at `y_at(tick)` after each 60 Hz tick, drawn for 900
+    /// frames at 144 Hz (each frame blending the last two ticks): per frame, the drawn y and
+    /// the camera centre's y after it followed.
+    fn ride_at_144_hz(c: &mut Camera, l: &Level, y_at: impl Fn(u32) -> f64) -> Vec<(f64, f64)> {
+        let (mut tick, mut frames) = (0u32, vec![]);
+        for frame in 1..=900u32 {
+            let t = frame as f64 * 60.0 / 144.0;
+            while tick < t.floor() as u32 {
+                tick += 1;
+                c.after_tick(true);
+            }
+            let alpha = t - t.floor();
+            let y = if tick == 0 { y_at(0) } else { y_at(tick - 1) + (y_at(tick) - y_at(tick - 1)) * alpha };
+            c.follow(l, DVec2::new(1600.0, y), HB, 1.0 / 144.0);
+            frames.push((y, c.centre.y));
+        }
+        frames
+    }
+
+    /// max − min.
+    fn spread(v: &[f64]) -> f64 {
+        v.iter().fold(f64::MIN, |a, &b| a.max(b)) - v.iter().fold(f64::MAX, |a, &b| a.min(b))
+    }
+
+    /// A rider on a lift that starts rising 1 px a tick, drawn at 144 Hz: after the landing it
+    /// stands still on screen in every frame, easing on or off; a landing on a new height still
+    /// eases.
     #[test]
     fn a_lifted_rider_stands_still_on_screen_in_every_frame() {
         let l = big();
         for reduced in [false, true] {
-            let start = DVec2::new(1600.0, 480.0);
-            let mut c = Camera::new(&l, start - DVec2::new(0.0, 48.0), HB);
+            let mut c = Camera::new(&l, DVec2::new(1600.0, 480.0 - 48.0), HB);
             c.reduced_motion = reduced;
-            // lands 48 px lower onto the lift, which rises from tick 180 (3 s) on: ticks at 60 Hz,
-            // frames at 144 Hz
-            let y_at = |tick: u32| 480.0 - tick.saturating_sub(180) as f64;
-            let (mut tick, mut screen) = (0u32, vec![]);
-            for frame in 1..=900u32 {
-                let t = frame as f64 * 60.0 / 144.0;
-                while tick < t.floor() as u32 {
-                    tick += 1;
-                    c.after_tick(true);
-                }
-                let alpha = t - t.floor();
-                let y =
-                    if tick == 0 { y_at(0) } else { y_at(tick - 1) + (y_at(tick) - y_at(tick - 1)) * alpha };
-                c.follow(&l, DVec2::new(1600.0, y), HB, 1.0 / 144.0);
-                screen.push(y - c.centre.y);
-            }
+            // lands 48 px lower onto the lift, which rises from tick 180 (3 s) on
+            let frames = ride_at_144_hz(&mut c, &l, |tick| 480.0 - tick.saturating_sub(180) as f64);
+            let screen: Vec<f64> = frames.iter().map(|(y, cy)| y - cy).collect();
             // the landing's gap has eased away by 3 s (48 px x e^-24); then the lift rises 195 px,
             // and the camera, carried with the rider, does not lag behind it (with easing alone
             // it would fall 7.5 px behind: speed / EASE_RATE)
-            let settled = &screen[432..];
-            let spread = settled.iter().fold(f64::MIN, |a, &b| a.max(b))
-                - settled.iter().fold(f64::MAX, |a, &b| a.min(b));
-            assert!(spread < 1e-6, "reduced motion {reduced}: the rider moved {spread} px on screen");
+            let moved = spread(&screen[432..]);
+            assert!(moved < 1e-6, "reduced motion {reduced}: the rider moved {moved} px on screen");
             if !reduced {
                 assert!(screen[0] > screen[287] + 1.0, "the landing 48 px lower did not ease");
             }
@@ -251,26 +259,13 @@ mod tests {
     fn a_rider_lifted_off_the_levels_bottom_edge_stands_still_once_the_view_leaves_it() {
         let l = big();
         let bottom_limit = l.size_px().y - VIEW_SIZE.y / 2.0;
-        let y_at = |tick: u32| 920.0 - tick as f64;
-        let mut c = Camera::new(&l, DVec2::new(1600.0, y_at(0)), HB);
+        let mut c = Camera::new(&l, DVec2::new(1600.0, 920.0), HB);
         assert_eq!(c.centre.y, bottom_limit, "the view starts held at the level's bottom");
-        let (mut tick, mut free) = (0u32, vec![]);
-        for frame in 1..=900u32 {
-            let t = frame as f64 * 60.0 / 144.0;
-            while tick < t.floor() as u32 {
-                tick += 1;
-                c.after_tick(true);
-            }
-            let alpha = t - t.floor();
-            let y = if tick == 0 { y_at(0) } else { y_at(tick - 1) + (y_at(tick) - y_at(tick - 1)) * alpha };
-            c.follow(&l, DVec2::new(1600.0, y), HB, 1.0 / 144.0);
-            if c.centre.y < bottom_limit {
-                free.push(y - c.centre.y);
-            }
-        }
+        let frames = ride_at_144_hz(&mut c, &l, |tick| 920.0 - tick as f64);
+        let free: Vec<f64> =
+            frames.iter().filter(|(_, cy)| *cy < bottom_limit).map(|(y, cy)| y - cy).collect();
         assert!(free.len() > 400, "the view never left the level's edge");
-        let spread =
-            free.iter().fold(f64::MIN, |a, &b| a.max(b)) - free.iter().fold(f64::MAX, |a, &b| a.min(b));
-        assert!(spread < 1e-6, "the rider moved {spread} px on screen after the view left the edge");
+        let moved = spread(&free);
+        assert!(moved < 1e-6, "the rider moved {moved} px on screen after the view left the edge");
     }
 }

@@ -19,7 +19,7 @@ use ledge::level::Level;
 use ledge::level::tiled_map::{level_path, load_tmx};
 use ledge::present::bodies::Bodies;
 use ledge::present::camera::Camera;
-use ledge::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
+use ledge::present::view::{EntityDraw, FrameView, PlayerDraw};
 use ledge::render::Offscreen;
 use ledge::sim::{HITBOX, World};
 use std::path::{Path, PathBuf};
@@ -31,16 +31,7 @@ const SIZE: (u32, u32) = (1280, 720);
 /// `entities` drawn.
 fn view_at<'a>(level: &'a Level, pos: DVec2, entities: &'a [EntityDraw]) -> FrameView<'a> {
     let camera = Camera::new(level, pos, HITBOX);
-    FrameView {
-        level,
-        camera: camera.centre,
-        player: PlayerDraw { pos, hitbox: HITBOX, facing_left: false, pose: PlayerPose::Idle },
-        reached: &[],
-        goal_angle: 0.0,
-        extra: &[],
-        entities,
-        ghost: None,
-    }
+    FrameView { entities, ..FrameView::still(level, camera.centre, PlayerDraw::standing(pos)) }
 }
 
 fn main() -> anyhow::Result<()> {

@@ -360,21 +360,10 @@ fn every_entity_kind_between_two_ticks() {
         ),
     ];
     assert!(entities.iter().any(|d| d.pos.x.fract() != 0.0 && d.pos.y.fract() != 0.0));
-    let view = FrameView {
-        level: &level,
-        camera: DVec2::new(320.0, 180.0),
-        player: PlayerDraw {
-            pos: at((60.0, 208.0), (61.0, 207.0)),
-            hitbox: ledge::level::HITBOX,
-            facing_left: false,
-            pose: PlayerPose::Jump,
-        },
-        reached: &[],
-        goal_angle: 0.0,
-        extra: &[],
-        entities: &entities,
-        ghost: None,
-    };
+    let player =
+        PlayerDraw { pose: PlayerPose::Jump, ..PlayerDraw::standing(at((60.0, 208.0), (61.0, 207.0))) };
+    let view =
+        FrameView { entities: &entities, ..FrameView::still(&level, DVec2::new(320.0, 180.0), player) };
     let img = common::gpu::offscreen().render(&view, W, H).unwrap();
     check("entities", &img);
 }

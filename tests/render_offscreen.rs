@@ -41,21 +41,8 @@ fn test_level() -> Level {
 }
 
 fn view(level: &Level, facing_left: bool) -> FrameView<'_> {
-    FrameView {
-        level,
-        camera: DVec2::new(320.0, 180.0),
-        player: PlayerDraw {
-            pos: DVec2::new(200.0, 298.0),
-            hitbox: ledge::level::HITBOX,
-            facing_left,
-            pose: PlayerPose::Idle,
-        },
-        reached: &[],
-        goal_angle: 0.0,
-        extra: &[],
-        entities: &[],
-        ghost: None,
-    }
+    let player = PlayerDraw { facing_left, ..PlayerDraw::standing(DVec2::new(200.0, 298.0)) };
+    FrameView::still(level, DVec2::new(320.0, 180.0), player)
 }
 
 struct Image {

@@ -22,7 +22,7 @@ use crate::input::gamepad::{PadPress, button_name};
 use crate::input::keyboard::{KeyMap, Keyboard, key_name};
 use crate::level::{Level, tiled_map::load_tmx};
 use crate::present::pan::title_camera;
-use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
+use crate::present::view::{FrameView, PlayerDraw};
 use crate::save::{Settings, level_id};
 use crate::sim::cues::Cue;
 use crate::ui::menu::{Context, Device, Input, LevelEntry, Menu, MenuAction, Page, level_entries};
@@ -332,21 +332,7 @@ impl App {
 /// seconds after the title opened (still with reduced motion), the player standing at the
 /// spawn. Drawn by the same renderer as play; no world is stepped.
 pub(super) fn title_view(level: &Level, t_s: f64, reduced_motion: bool) -> FrameView<'_> {
-    FrameView {
-        level,
-        camera: title_camera(level, t_s, reduced_motion),
-        player: PlayerDraw {
-            pos: level.spawn,
-            hitbox: crate::level::HITBOX,
-            facing_left: false,
-            pose: PlayerPose::Idle,
-        },
-        reached: &[],
-        goal_angle: 0.0,
-        extra: &[],
-        entities: &[],
-        ghost: None,
-    }
+    FrameView::still(level, title_camera(level, t_s, reduced_motion), PlayerDraw::standing(level.spawn))
 }
 
 #[cfg(test)]

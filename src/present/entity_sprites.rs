@@ -195,7 +195,7 @@ mod tests {
     use super::*;
     use crate::level::{Level, TileKind};
     use crate::present::instances::uv_of;
-    use crate::present::view::{PlayerDraw, PlayerPose};
+    use crate::present::view::PlayerDraw;
     use glam::DVec2;
 
     fn level(entities: Vec<EntitySpec>) -> Level {
@@ -218,21 +218,8 @@ mod tests {
     }
 
     fn build(level: &Level, entities: &[EntityDraw]) -> Vec<SpriteInstance> {
-        let view = FrameView {
-            level,
-            camera: DVec2::ZERO,
-            player: PlayerDraw {
-                pos: DVec2::ZERO,
-                hitbox: crate::level::HITBOX,
-                facing_left: false,
-                pose: PlayerPose::Idle,
-            },
-            reached: &[],
-            goal_angle: 0.0,
-            extra: &[],
-            entities,
-            ghost: None,
-        };
+        let view =
+            FrameView { entities, ..FrameView::still(level, DVec2::ZERO, PlayerDraw::standing(DVec2::ZERO)) };
         let mut out = Vec::new();
         push_entities(&view, &mut out);
         out

@@ -197,21 +197,11 @@ mod tests {
     }
 
     fn view(level: &Level, camera: DVec2, facing_left: bool) -> FrameView<'_> {
-        FrameView {
+        FrameView::still(
             level,
             camera,
-            player: PlayerDraw {
-                pos: DVec2::new(100.0, 50.0),
-                hitbox: crate::level::HITBOX,
-                facing_left,
-                pose: PlayerPose::Idle,
-            },
-            reached: &[],
-            goal_angle: 0.0,
-            extra: &[],
-            entities: &[],
-            ghost: None,
-        }
+            PlayerDraw { facing_left, ..PlayerDraw::standing(DVec2::new(100.0, 50.0)) },
+        )
     }
 
     #[test]

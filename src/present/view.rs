@@ -57,6 +57,14 @@ pub struct PlayerDraw {
     pub pose: PlayerPose,
 }
 
+impl PlayerDraw {
+    /// The player standing still (idle, facing right) with its hitbox ([`crate::level::HITBOX`])
+    /// top-left at `pos`, level pixels.
+    pub fn standing(pos: DVec2) -> Self {
+        PlayerDraw { pos, hitbox: crate::level::HITBOX, facing_left: false, pose: PlayerPose::Idle }
+    }
+}
+
 /// How to draw one entity (platform, crumbling block, spring, saw, walker) this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntityDraw {
@@ -102,4 +110,22 @@ pub struct FrameView<'a> {
     /// A ghost of a recorded run ([`super::ghost`]), drawn translucent with the player's sprite
     /// after the entities and behind the player; `None`: no ghost (or past its end).
     pub ghost: Option<PlayerDraw>,
+}
+
+impl<'a> FrameView<'a> {
+    /// A still view of `level` centred on `camera` (level pixels) with `player` drawn: no
+    /// checkpoint lit, the goal upright, no extra sprites, entities or ghost (the title screen,
+    /// screenshots, tests; set the other fields with `FrameView { entities, ..still }`).
+    pub fn still(level: &'a Level, camera: DVec2, player: PlayerDraw) -> Self {
+        FrameView {
+            level,
+            camera,
+            player,
+            reached: &[],
+            goal_angle: 0.0,
+            extra: &[],
+            entities: &[],
+            ghost: None,
+        }
+    }
 }

@@ -274,7 +274,7 @@ mod tests {
     fn text_and_screen_quads_draw_off_screen() {
         use crate::level::{Level, TileKind};
         use crate::present::instances::SKY_SRGB;
-        use crate::present::view::{FrameView, PlayerDraw, PlayerPose};
+        use crate::present::view::{FrameView, PlayerDraw};
         use crate::render::Offscreen;
         use crate::ui::{Layer, solid};
         use glam::DVec2;
@@ -298,21 +298,11 @@ mod tests {
             goal: None,
             entities: Vec::new(),
         };
-        let view = FrameView {
-            level: &level,
-            camera: DVec2::new(320.0, 180.0),
-            player: PlayerDraw {
-                pos: DVec2::new(-100.0, -100.0),
-                hitbox: crate::level::HITBOX,
-                facing_left: false,
-                pose: PlayerPose::Idle,
-            },
-            reached: &[],
-            goal_angle: 0.0,
-            extra: &[],
-            entities: &[],
-            ghost: None,
-        };
+        let view = FrameView::still(
+            &level,
+            DVec2::new(320.0, 180.0),
+            PlayerDraw::standing(DVec2::new(-100.0, -100.0)),
+        );
         let (w, h) = (640, 360);
         let ui = Layer {
             quads: vec![solid(0.0, 0.0, 280.0, 60.0, [0, 0, 0], 1.0)],

@@ -187,6 +187,24 @@ fn a_jump_is_heard_within_the_stated_latency() {
     }
 }
 
+/// The game on a flat level (`SCRATCH/flat.tmx`, saving into `SCRATCH/save`, which the caller
+/// may have prepared) with sound on through the ALSA configuration `conf` and `extra` flags;
+/// its window mapped and focused.
+fn game_on_flat_level(x: &Xvfb, scratch: &Scratch, conf: &Path, extra: &[&str]) -> Proc {
+    let level = scratch.path("flat.tmx");
+    write_flat_level(&level);
+    let save = scratch.path("save");
+    let mut args =
+        vec!["--level", level.to_str().expect("utf-8"), "--save-dir", save.to_str().expect("utf-8")];
+    args.extend_from_slice(extra);
+    let mut cmd = x.game_command(scratch, &args);
+    cmd.env("ALSA_CONFIG_PATH", conf).env_remove("LEDGE_AUDIO");
+    let mut game = Proc::spawn("ledge", &mut cmd);
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    game
+}
+
 /// One run of the jump test: the latency from the jump's tick to its first loud sample,
 /// milliseconds, and the game's output for messages.
 fn jump_latency(attempt: usize) -> (f64, String) {
@@ -194,27 +212,15 @@ fn jump_latency(attempt: usize) -> (f64, String) {
     let (conf, sink) = start_sink(&scratch);
     let save = scratch.path("save");
     save_dir_without_music(&save);
-    let level = scratch.path("flat.tmx");
-    write_flat_level(&level);
     let rec = scratch.path("jump.lab");
     let x = Xvfb::start();
-    let args = [
-        "--level",
-        level.to_str().expect("utf-8"),
-        "--save-dir",
-        save.to_str().expect("utf-8"),
-        "--record",
-        rec.to_str().expect("utf-8"),
-        "--fps-cap",
-        "60",
-        "--exit-after",
-        "5",
-    ];
-    let mut cmd = x.game_command(&scratch, &args);
-    cmd.env("ALSA_CONFIG_PATH", &conf).env_remove("LEDGE_AUDIO");
-    let mut game = Proc::spawn("ledge", &mut cmd);
-    let win = x.wait_window(&mut game);
-    x.focus(&win);
+    let rec_arg = rec.to_str().expect("utf-8");
+    let game = game_on_flat_level(
+        &x,
+        &scratch,
+        &conf,
+        &["--record", rec_arg, "--fps-cap", "60", "--exit-after", "5"],
+    );
     // Let the spawn's landing sound end, then jump.
     thread::sleep(Duration::from_millis(1500));
     let before_press = monotonic_ns();
@@ -268,23 +274,8 @@ fn pausing_pauses_the_music() {
     let _serial = serial();
     let scratch = Scratch::new("sound-pause");
     let (conf, sink) = start_sink(&scratch);
-    let level = scratch.path("flat.tmx");
-    write_flat_level(&level);
-    let save = scratch.path("save");
     let x = Xvfb::start();
-    let args = [
-        "--level",
-        level.to_str().expect("utf-8"),
-        "--save-dir",
-        save.to_str().expect("utf-8"),
-        "--exit-after",
-        "6",
-    ];
-    let mut cmd = x.game_command(&scratch, &args);
-    cmd.env("ALSA_CONFIG_PATH", &conf).env_remove("LEDGE_AUDIO");
-    let mut game = Proc::spawn("ledge", &mut cmd);
-    let win = x.wait_window(&mut game);
-    x.focus(&win);
+    let game = game_on_flat_level(&x, &scratch, &conf, &["--exit-after", "6"]);
     thread::sleep(Duration::from_millis(1000));
     let paused_at = monotonic_ns();
     x.xdo(&["key", "Escape"]);
@@ -311,23 +302,8 @@ fn no_audio_device_is_one_warning_and_a_silent_game() {
     let scratch = Scratch::new("nosound");
     let conf = scratch.path("asound.conf");
     fs::write(&conf, "pcm.!default { type hw; card 97 }\nctl.!default { type hw; card 97 }\n").expect("conf");
-    let level = scratch.path("flat.tmx");
-    write_flat_level(&level);
-    let save = scratch.path("save");
     let x = Xvfb::start();
-    let args = [
-        "--level",
-        level.to_str().expect("utf-8"),
-        "--save-dir",
-        save.to_str().expect("utf-8"),
-        "--exit-after",
-        "3",
-    ];
-    let mut cmd = x.game_command(&scratch, &args);
-    cmd.env("ALSA_CONFIG_PATH", &conf).env_remove("LEDGE_AUDIO");
-    let mut game = Proc::spawn("ledge", &mut cmd);
-    let win = x.wait_window(&mut game);
-    x.focus(&win);
+    let mut game = game_on_flat_level(&x, &scratch, &conf, &["--exit-after", "3"]);
     thread::sleep(Duration::from_millis(500));
     x.xdo(&["key", "space"]);
     let status = game.wait_for(Duration::from_secs(40));

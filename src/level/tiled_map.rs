@@ -343,7 +343,8 @@ fn object_area(obj: &tiled::Object<'_>) -> Result<Rect, String> {
         other => {
             let shape = format!("{other:?}");
             let shape = shape.split([' ', '{', '(']).next().unwrap_or("").to_lowercase();
-            Err(format!("must be a rectangle or point, not a {shape}"))
+            let article = if shape.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            Err(format!("must be a rectangle or point, not {article} {shape}"))
         }
     }
 }

@@ -220,6 +220,10 @@ fn bad_entity_objects_are_rejected_naming_the_object() {
         msg,
         "object 2 ('guard') (walker): property 'speed' is a bool, but only a flag (oneway) may be; give a number"
     );
+    // A spawn inside a solid entity (a crumble here; the one-way platform there is fine) would
+    // start the player inside a solid.
+    let (_, msg) = rejected("spawn_in_crumble.tmx");
+    assert_eq!(msg, "spawn at (24, 32) puts the player inside entity 1 (crumble), solid there at the start");
     // A saw drawn as Tiled's ellipse is named as one (with its article).
     let (_, msg) = rejected("saw_ellipse.tmx");
     assert_eq!(msg, "object 2 ('blade') (saw) must be a rectangle or point, not an ellipse");

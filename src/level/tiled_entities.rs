@@ -110,6 +110,21 @@ pub fn entity_from_object(
     Ok(spec)
 }
 
+/// The first entity (its id, in object order) that is solid at its start — a solid platform or
+/// a crumbling block — and whose start box overlaps `player` (top-left and size, pixels);
+/// touching is not overlapping. A spawn there would start the player inside a solid.
+pub fn solid_at_start_overlapping(entities: &[EntitySpec], player: Rect) -> Option<usize> {
+    entities.iter().position(|spec| {
+        let solid = match spec {
+            EntitySpec::Platform { oneway, .. } => !oneway,
+            EntitySpec::Crumble { .. } => true,
+            _ => false,
+        };
+        let (pos, size) = spec.start_box();
+        solid && Rect { pos, size }.overlaps(&player)
+    })
+}
+
 /// A pixel coordinate as `EntitySpec::parse` reads it back exactly (Rust's shortest
 /// round-trip formatting).
 fn num(v: f64) -> String {

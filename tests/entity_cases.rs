@@ -349,6 +349,30 @@ fn ent_teleport_moving() {
     assert!(spread(after.iter().map(|f| drawn(f, 0).y - f.stats.drawn.y)) <= 1e-6);
 }
 
+/// A jump at a platform's reversal: `tick` is the jump's tick, `platform_vy` the platform's
+/// velocity in it, `vy` the jump's.
+fn jump_at_reversal(name: &str, tick: u64, platform_vy: f64, vy: f64) {
+    let r = run(name);
+    let t = ticks(&r);
+    let jumps: Vec<u64> = t.iter().filter(|t| t.jump_started).map(|t| t.tick).collect();
+    assert_eq!(jumps, [tick]);
+    let i = t.iter().position(|t| t.jump_started).expect("a jump");
+    assert_eq!((ent(&t[i - 1], 0).vy, ent(&t[i], 0).vy), (-60.0, platform_vy), "the reversal");
+    assert_eq!((t[i].player.vx, t[i].player.vy), (0.0, vy), "the upward part only");
+    assert!(t[..i].iter().all(|t| t.riding == RIDES && t.player.y + 22.0 == ent(t, 0).y));
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_jump_reversal_up() {
+    jump_at_reversal("ent-jump-reversal-up.lab", 60, -60.0, -210.0 - 60.0 + 1800.0 / 60.0);
+}
+
+#[test]
+fn ent_jump_reversal_down() {
+    jump_at_reversal("ent-jump-reversal-down.lab", 61, 60.0, -210.0);
+}
+
 fn hash(name: &str) {
     let r = run(name);
     assert_eq!(r.summary.totals.ticks, 300);

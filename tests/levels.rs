@@ -218,7 +218,7 @@ fn bad_entity_objects_are_rejected_naming_the_object() {
     let (_, msg) = rejected("walker_speed_bool.tmx");
     assert_eq!(
         msg,
-        "object 2 ('guard') (walker): property 'speed' is a bool, but only a flag (oneway) may be; give a number"
+        "object 2 ('guard') (walker): property 'speed' is a bool, but only a flag (oneway) may be a bool"
     );
     // A spawn inside a solid entity (a crumble here; the one-way platform there is fine) would
     // start the player inside a solid.

@@ -301,8 +301,8 @@ impl EntitySpec {
     /// Parse a spec from its kind name and `KEY=VALUE` pairs (keys and values as written).
     ///
     /// Errors: an unknown kind or key, a key twice, a missing required key, a value that is
-    /// not a finite number or is beyond ±[`MAX_MAGNITUDE`], `to` not `X2,Y2`, a size, radius or speed ≤ 0 (a walker's speed
-    /// may be any number), a negative time.
+    /// not a finite number or is beyond ±[`MAX_MAGNITUDE`], `to` not `X2,Y2`, a size, radius
+    /// or speed ≤ 0 (a walker's speed may be any number), a negative time.
     pub fn parse(kind: &str, pairs: &[(&str, &str)]) -> Result<EntitySpec, SpecError> {
         let kind = EntityKind::from_name(kind).ok_or_else(|| SpecError::UnknownKind(kind.to_string()))?;
         let p = Pairs::new(kind, pairs)?;

@@ -68,7 +68,7 @@ pub fn entity_from_object(
                 if kind.keys().contains(&name.as_str()) && !FLAG_KEYS.contains(&name.as_str()) =>
             {
                 return Err(fail(format!(
-                    "property '{name}' is a bool, but only a flag (oneway) may be; give a number"
+                    "property '{name}' is a bool, but only a flag (oneway) may be a bool"
                 )));
             }
             PropertyValue::BoolValue(v) => u8::from(*v).to_string(),

@@ -250,6 +250,129 @@ fn ent_teleport_onto_platform() {
     assert_eq!(t.last().map(|t| (t.riding, t.player.y)), Some((Some(Some(0)), 78.0)));
 }
 
+const RIDES: Option<Option<usize>> = Some(Some(0));
+const FREE: Option<Option<usize>> = Some(None);
+
+#[test]
+fn ent_run_relative() {
+    let r = run("ent-run-relative.lab");
+    let t = ticks(&r);
+    let mut riding_pairs = 0;
+    let mut off_pairs = 0;
+    for w in t.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        let dx = b.player.x - a.player.x;
+        if a.riding == RIDES && b.riding == RIDES {
+            let want = (b.player.vx + ent(b, 0).vx) / 60.0;
+            assert!((dx - want).abs() <= 1e-9, "tick {}: riding moved {dx}, want {want}", b.tick);
+            riding_pairs += 1;
+        } else if a.riding == FREE && b.riding == FREE && b.player.x > 0.0 {
+            assert!((dx - b.player.vx / 60.0).abs() <= 1e-9, "tick {}: off moved {dx}", b.tick);
+            off_pairs += usize::from(dx == -3.0);
+        }
+    }
+    assert!(riding_pairs > 30 && off_pairs >= 20, "{riding_pairs} {off_pairs}");
+    assert!(t.iter().any(|t| t.riding == RIDES && t.player.vx == -180.0 && ent(t, 0).vx == 60.0));
+    assert!(t.windows(2).any(|w| w[0].riding == RIDES && w[1].riding == FREE), "walks off");
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_carry_wall() {
+    let r = run("ent-carry-wall.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| t.player.x + 12.0 <= 192.0), "never into the wall");
+    assert_eq!(t.iter().map(|t| t.player.x).fold(f64::MIN, f64::max), 180.0, "stops on the wall");
+    let slid = t
+        .windows(2)
+        .filter(|w| {
+            let (a, b) = (&w[0], &w[1]);
+            a.riding == RIDES
+                && b.riding == RIDES
+                && a.player.x == 180.0
+                && b.player.x == 180.0
+                && ent(b, 0).x == ent(a, 0).x + 1.0
+        })
+        .count();
+    assert!(slid >= 20, "the platform slides on under the stopped rider: {slid}");
+    assert!(t.iter().filter(|t| t.riding == RIDES).all(|t| t.player.y + 22.0 == ent(t, 0).y));
+    assert!(!t.iter().any(|t| t.died), "carried into a wall is not a squish");
+    let last = t.last().expect("ticks");
+    assert_eq!(
+        (last.riding, last.player.on_ground, last.player.x, last.player.y),
+        (FREE, true, 180.0, 202.0)
+    );
+}
+
+#[test]
+fn ent_walker_turns() {
+    let r = run("ent-walker-turns.lab");
+    let t = ticks(&r);
+    let step = 40.0 / 60.0;
+    for (id, lo, hi, y) in [(0, 0.0, 144.0, 176.0), (1, 224.0, 304.0, 96.0)] {
+        let xs: Vec<f64> = t.iter().map(|t| ent(t, id).x).collect();
+        assert!(
+            xs.iter().all(|&x| (lo - 1e-9..=hi + 1e-9).contains(&x)),
+            "walker {id} stays in [{lo}, {hi}]"
+        );
+        let (min, max) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        assert!(min <= lo + step && max >= hi - step, "walker {id} reaches both ends: {min} {max}");
+        assert!(t.iter().all(|t| ent(t, id).y == y && ent(t, id).state == "alive"));
+        assert!(t.iter().filter(|t| ent(t, id).vx == 0.0).count() >= 2, "walker {id} turns twice");
+        assert!(
+            t.windows(2).all(|w| ent(&w[0], id).vx * ent(&w[1], id).vx >= 0.0),
+            "a still tick at each turn"
+        );
+    }
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_teleport_moving() {
+    let r = run("ent-teleport-moving.lab");
+    let t = ticks(&r);
+    let k = t.iter().position(|t| t.respawned).expect("the teleport tick");
+    assert!(!t[k].died && (t[k].player.x, t[k].player.y) == (240.0, 70.0));
+    let landed = t.iter().find(|t| t.riding == RIDES).expect("lands on the platform").tick;
+    assert!(t.iter().filter(|t| t.tick >= landed).all(|t| t.riding == RIDES));
+    assert!(t.iter().any(|t| ent(t, 0).vx < 0.0), "rides through a reversal");
+    let f = frames(&r);
+    assert!(
+        f.iter()
+            .filter(|f| f.stats.tick < landed)
+            .all(|f| f.stats.drawn.x == 50.0 || f.stats.drawn.x == 240.0),
+        "no streak between the old place and the new"
+    );
+    let after: Vec<&FrameReport> = f.iter().filter(|f| f.stats.tick > landed).collect();
+    assert!(after.len() > 300);
+    assert!(spread(after.iter().map(|f| drawn(f, 0).x - f.stats.drawn.x)) <= 1e-6);
+    assert!(spread(after.iter().map(|f| drawn(f, 0).y - f.stats.drawn.y)) <= 1e-6);
+}
+
+/// A jump at a platform's reversal: `tick` is the jump's tick, `platform_vy` the platform's
+/// velocity in it, `vy` the jump's.
+fn jump_at_reversal(name: &str, tick: u64, platform_vy: f64, vy: f64) {
+    let r = run(name);
+    let t = ticks(&r);
+    let jumps: Vec<u64> = t.iter().filter(|t| t.jump_started).map(|t| t.tick).collect();
+    assert_eq!(jumps, [tick]);
+    let i = t.iter().position(|t| t.jump_started).expect("a jump");
+    assert_eq!((ent(&t[i - 1], 0).vy, ent(&t[i], 0).vy), (-60.0, platform_vy), "the reversal");
+    assert_eq!((t[i].player.vx, t[i].player.vy), (0.0, vy), "the upward part only");
+    assert!(t[..i].iter().all(|t| t.riding == RIDES && t.player.y + 22.0 == ent(t, 0).y));
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_jump_reversal_up() {
+    jump_at_reversal("ent-jump-reversal-up.lab", 60, -60.0, -210.0 - 60.0 + 1800.0 / 60.0);
+}
+
+#[test]
+fn ent_jump_reversal_down() {
+    jump_at_reversal("ent-jump-reversal-down.lab", 61, 60.0, -210.0);
+}
+
 fn hash(name: &str) {
     let r = run(name);
     assert_eq!(r.summary.totals.ticks, 300);

@@ -208,6 +208,25 @@ fn bad_entity_objects_are_rejected_naming_the_object() {
         msg,
         "object 2 ('blade') (saw): its path ends at to=200,8, which puts its 16x16 px box outside the map (64x48 px)"
     );
+    // A spring drawn bigger than its fixed 16x8 box is refused, not silently shrunk.
+    let (_, msg) = rejected("spring_rect.tmx");
+    assert_eq!(
+        msg,
+        "object 2 ('pad') (spring): its rectangle is 32x16 px, but a spring is 16x8 px (draw it as a point, or a rectangle of that size)"
+    );
+    // `speed = true` is not 1 px/s: a bool is only for a flag.
+    let (_, msg) = rejected("walker_speed_bool.tmx");
+    assert_eq!(
+        msg,
+        "object 2 ('guard') (walker): property 'speed' is a bool, but only a flag (oneway) may be a bool"
+    );
+    // A spawn inside a solid entity (a crumble here; the one-way platform there is fine) would
+    // start the player inside a solid.
+    let (_, msg) = rejected("spawn_in_crumble.tmx");
+    assert_eq!(msg, "spawn at (24, 32) puts the player inside entity 1 (crumble), solid there at the start");
+    // A saw drawn as Tiled's ellipse is named as one (with its article).
+    let (_, msg) = rejected("saw_ellipse.tmx");
+    assert_eq!(msg, "object 2 ('blade') (saw) must be a rectangle or point, not an ellipse");
 }
 
 #[test]

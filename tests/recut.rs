@@ -96,6 +96,16 @@ fn every_clean_lab_case_recut_five_ways_keeps_its_hash() {
 }
 
 #[test]
+fn every_entity_case_recut_five_ways_keeps_its_hash() {
+    // Platforms, crumbles, springs, saws and walkers run on the fixed tick: re-cutting the
+    // frames of every tests/cases/v2 script (squish, reversal, stomp, spring, teleport, ...)
+    // changes no tick and no hash.
+    let (compared, skipped) = recut_all(&root().join("tests/cases/v2"));
+    assert!(skipped.is_empty(), "{skipped:#?}");
+    assert!(compared >= 5 * 29, "{compared}");
+}
+
+#[test]
 fn the_time_tool_cases_recut_five_ways_keep_their_hash() {
     // Game speed and rewind are applied by tick, from events at their wall times: a re-cut
     // changes neither.

@@ -67,6 +67,12 @@ impl EntityKind {
     }
 }
 
+/// The largest magnitude any number of a spec may have: positions, sizes and speeds in
+/// pixels (per second), times in seconds. The lab bounds teleports (±1e7 px) and tuning values
+/// (≤ 1e7) the same way; beyond it a spring or a path sends bodies to coordinates that the
+/// renderer's `f32` cannot hold.
+pub const MAX_MAGNITUDE: f64 = 1e7;
+
 /// A crumbling block's height, pixels (LAB.md: `w × 16`).
 pub const CRUMBLE_HEIGHT: f64 = 16.0;
 /// A spring's box, pixels (LAB.md: 16 × 8).
@@ -169,6 +175,14 @@ pub enum SpecError {
         /// The value given.
         value: String,
     },
+    /// A number beyond ±[`MAX_MAGNITUDE`].
+    #[error("{key}={value} is beyond ±{max}", max = MAX_MAGNITUDE)]
+    TooLarge {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+    },
     /// `to=` not of the form `X2,Y2`.
     #[error("to={0} is not X2,Y2 (two numbers, pixels)")]
     BadPoint(String),
@@ -254,8 +268,13 @@ impl<'a> Pairs<'a> {
         let Some(v) = self.raw("to") else { return Ok(None) };
         let bad = || SpecError::BadPoint(v.to_string());
         let (a, b) = v.split_once(',').ok_or_else(bad)?;
-        let x = parse_number("to", a.trim()).map_err(|_| bad())?;
-        let y = parse_number("to", b.trim()).map_err(|_| bad())?;
+        let point = |t: &str| match parse_number("to", t.trim()) {
+            Err(SpecError::TooLarge { .. }) => {
+                Err(SpecError::TooLarge { key: "to".into(), value: v.to_string() })
+            }
+            other => other.map_err(|_| bad()),
+        };
+        let (x, y) = (point(a)?, point(b)?);
         Ok(Some(DVec2::new(x, y)))
     }
 
@@ -270,6 +289,9 @@ impl<'a> Pairs<'a> {
 
 fn parse_number(key: &str, v: &str) -> Result<f64, SpecError> {
     match v.parse::<f64>() {
+        Ok(n) if n.is_finite() && n.abs() > MAX_MAGNITUDE => {
+            Err(SpecError::TooLarge { key: key.to_string(), value: v.to_string() })
+        }
         Ok(n) if n.is_finite() => Ok(n),
         _ => Err(SpecError::NotANumber { key: key.to_string(), value: v.to_string() }),
     }
@@ -279,8 +301,8 @@ impl EntitySpec {
     /// Parse a spec from its kind name and `KEY=VALUE` pairs (keys and values as written).
     ///
     /// Errors: an unknown kind or key, a key twice, a missing required key, a value that is
-    /// not a finite number, `to` not `X2,Y2`, a size, radius or speed ≤ 0 (a walker's speed
-    /// may be any number), a negative time.
+    /// not a finite number or is beyond ±[`MAX_MAGNITUDE`], `to` not `X2,Y2`, a size, radius
+    /// or speed ≤ 0 (a walker's speed may be any number), a negative time.
     pub fn parse(kind: &str, pairs: &[(&str, &str)]) -> Result<EntitySpec, SpecError> {
         let kind = EntityKind::from_name(kind).ok_or_else(|| SpecError::UnknownKind(kind.to_string()))?;
         let p = Pairs::new(kind, pairs)?;
@@ -408,6 +430,10 @@ mod tests {
             ("crumble x=abc y=0", "x=abc is not a number"),
             ("crumble x=inf y=0", "x=inf is not a number"),
             ("platform x=0 y=0 w=16 h=8 oneway=yes", "oneway=yes is not 0 or 1"),
+            ("spring x=80 y=184 speed=1e300", "speed=1e300 is beyond ±10000000"),
+            ("walker x=-1e8 y=0", "x=-1e8 is beyond ±10000000"),
+            ("platform x=0 y=0 w=16 h=8 to=1e300,0", "to=1e300,0 is beyond ±10000000"),
+            ("crumble x=0 y=0 delay=20000000", "delay=20000000 is beyond ±10000000"),
         ];
         for (line, want) in cases {
             let e = words(line).unwrap_err().to_string();

@@ -9,17 +9,23 @@
 //! `w` and `h` are its rectangle's size (required: a platform must be a rectangle with a
 //! size), a crumble's `w` its rectangle's width when it has one; every other key is one of
 //! the object's custom properties, by name: numbers (`float`, `int`) as written, a `bool` as
-//! 1 or 0, a `string` as is (so `to` is a string property `X2,Y2`). Properties of other types
-//! are refused. The entity's box at its start, and at the far end of its path (`to`), must lie
-//! inside the map.
+//! 1 or 0, a `string` as is (so `to` is a string property `X2,Y2`). A `bool` is only for a flag
+//! (`oneway`): `speed = true` would silently be 1 px/s, so it is refused, as are properties of
+//! other types. A kind whose box has a fixed size (a spring, walker or saw, a crumble's height)
+//! may be drawn as a point or as a rectangle of exactly that size; a rectangle of another size is
+//! refused rather than silently shrunk. The entity's box at its start, and at the far end of its
+//! path (`to`), must lie inside the map.
 
 use super::Rect;
-use super::entity_spec::{EntityKind, EntitySpec};
+use super::entity_spec::{CRUMBLE_HEIGHT, EntityKind, EntitySpec};
 use glam::DVec2;
 use tiled::PropertyValue;
 
 /// The classes that place an entity, as the unknown-class message lists them.
 pub const ENTITY_CLASSES: &str = "platform, crumble, spring, saw, walker";
+
+/// The keys that are flags (0 or 1): the only ones a `bool` property may give.
+const FLAG_KEYS: [&str; 1] = ["oneway"];
 
 /// The entity an object of class `kind` places. `label` names the object in messages
 /// ("object 7 ('lift')"), `area` is its rectangle in pixels (zero-size for a point), `map_px`
@@ -27,8 +33,9 @@ pub const ENTITY_CLASSES: &str = "platform, crumble, spring, saw, walker";
 ///
 /// # Errors
 /// A one-line message starting with `label` and the class: a platform without a size, a
-/// property of an unsupported type, anything [`EntitySpec::parse`] refuses, a box or path end
-/// outside the map.
+/// rectangle whose size is not the kind's fixed size, a property of an unsupported type (a
+/// `bool` for a key that is not a flag), anything [`EntitySpec::parse`] refuses, a box or path
+/// end outside the map.
 pub fn entity_from_object(
     kind: EntityKind,
     label: &str,
@@ -57,6 +64,13 @@ pub fn entity_from_object(
         let text = match value {
             PropertyValue::FloatValue(v) => v.to_string(),
             PropertyValue::IntValue(v) => v.to_string(),
+            PropertyValue::BoolValue(_)
+                if kind.keys().contains(&name.as_str()) && !FLAG_KEYS.contains(&name.as_str()) =>
+            {
+                return Err(fail(format!(
+                    "property '{name}' is a bool, but only a flag (oneway) may be a bool"
+                )));
+            }
             PropertyValue::BoolValue(v) => u8::from(*v).to_string(),
             PropertyValue::StringValue(s) => s.trim().to_owned(),
             _ => return Err(fail(format!("property '{name}' must be a number, bool or string"))),
@@ -66,6 +80,19 @@ pub fn entity_from_object(
     let borrowed: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let spec = EntitySpec::parse(class, &borrowed).map_err(|e| fail(e.to_string()))?;
     let (pos, size) = spec.start_box();
+    if kind != EntityKind::Platform && area.size != DVec2::ZERO && area.size != size {
+        let (w, h) = (area.size.x, area.size.y);
+        return Err(fail(if kind == EntityKind::Crumble {
+            format!(
+                "its rectangle is {w}x{h} px, but a crumble's is Wx{CRUMBLE_HEIGHT} px (W > 0; a point: 16x16)"
+            )
+        } else {
+            format!(
+                "its rectangle is {w}x{h} px, but a {class} is {}x{} px (draw it as a point, or a rectangle of that size)",
+                size.x, size.y
+            )
+        }));
+    }
     if !inside(pos, size, map_px) {
         return Err(fail(format!(
             "its {}x{} px box at ({}, {}) is not inside the map ({}x{} px)",
@@ -81,6 +108,21 @@ pub fn entity_from_object(
         }
     }
     Ok(spec)
+}
+
+/// The first entity (its id, in object order) that is solid at its start — a solid platform or
+/// a crumbling block — and whose start box overlaps `player` (top-left and size, pixels);
+/// touching is not overlapping. A spawn there would start the player inside a solid.
+pub fn solid_at_start_overlapping(entities: &[EntitySpec], player: Rect) -> Option<usize> {
+    entities.iter().position(|spec| {
+        let solid = match spec {
+            EntitySpec::Platform { oneway, .. } => !oneway,
+            EntitySpec::Crumble { .. } => true,
+            _ => false,
+        };
+        let (pos, size) = spec.start_box();
+        solid && Rect { pos, size }.overlaps(&player)
+    })
 }
 
 /// A pixel coordinate as `EntitySpec::parse` reads it back exactly (Rust's shortest
@@ -170,6 +212,20 @@ mod tests {
                 radius: 12.0
             })
         );
+        // A rectangle of the kind's own size is as good as a point.
+        let r12 = props(&[("r", PropertyValue::IntValue(12))]);
+        assert_eq!(
+            entity_from_object(EntityKind::Saw, "o", Rect::new(16.0, 32.0, 24.0, 24.0), &r12, MAP),
+            Ok(EntitySpec::Saw { pos: DVec2::new(16.0, 32.0), to: None, speed: 60.0, radius: 12.0 })
+        );
+        assert_eq!(
+            entity_from_object(EntityKind::Walker, "o", Rect::new(16.0, 32.0, 16.0, 16.0), &none, MAP),
+            Ok(EntitySpec::Walker { pos: DVec2::new(16.0, 32.0), speed: 40.0 })
+        );
+        assert_eq!(
+            entity_from_object(EntityKind::Spring, "o", Rect::new(16.0, 32.0, 16.0, 8.0), &none, MAP),
+            Ok(EntitySpec::Spring { pos: DVec2::new(16.0, 32.0), speed: 370.0 })
+        );
         assert_eq!(
             entity_from_object(EntityKind::Spring, "o", at, &props(&[("speed", float(0.1))]), MAP),
             Ok(EntitySpec::Spring { pos: DVec2::new(16.0, 32.0), speed: 0.1 })
@@ -216,6 +272,42 @@ mod tests {
                 at,
                 props(&[("target", PropertyValue::ObjectValue(2))]),
                 "object 4 ('lift') (saw): property 'target' must be a number, bool or string",
+            ),
+            (
+                EntityKind::Walker,
+                at,
+                props(&[("speed", PropertyValue::BoolValue(true))]),
+                "object 4 ('lift') (walker): property 'speed' is a bool, but only a flag (oneway) may be",
+            ),
+            (
+                EntityKind::Spring,
+                Rect::new(16.0, 32.0, 48.0, 32.0),
+                props(&[]),
+                "object 4 ('lift') (spring): its rectangle is 48x32 px, but a spring is 16x8 px",
+            ),
+            (
+                EntityKind::Walker,
+                Rect::new(16.0, 32.0, 32.0, 32.0),
+                props(&[]),
+                "object 4 ('lift') (walker): its rectangle is 32x32 px, but a walker is 16x16 px",
+            ),
+            (
+                EntityKind::Saw,
+                Rect::new(16.0, 32.0, 32.0, 32.0),
+                props(&[]),
+                "object 4 ('lift') (saw): its rectangle is 32x32 px, but a saw is 16x16 px",
+            ),
+            (
+                EntityKind::Crumble,
+                Rect::new(16.0, 32.0, 48.0, 32.0),
+                props(&[]),
+                "object 4 ('lift') (crumble): its rectangle is 48x32 px, but a crumble's is Wx16 px (W > 0; a point: 16x16)",
+            ),
+            (
+                EntityKind::Crumble,
+                Rect::new(16.0, 32.0, 0.0, 16.0),
+                props(&[]),
+                "object 4 ('lift') (crumble): its rectangle is 0x16 px, but a crumble's is Wx16 px",
             ),
         ];
         for (kind, area, p, want) in cases {

@@ -20,7 +20,7 @@
 //!   custom properties become the keys of `../shared/design/LAB.md`'s `entity` line);
 //! - the map's string property `name`, if any (else the file stem).
 
-use super::tiled_entities::{ENTITY_CLASSES, entity_from_object};
+use super::tiled_entities::{ENTITY_CLASSES, entity_from_object, solid_at_start_overlapping};
 use super::tiles;
 use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
 use super::{EntityKind, EntitySpec};
@@ -133,6 +133,14 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
             "spawn at ({}, {}) puts the player outside the map",
             level.spawn.x + HITBOX.x / 2.0,
             level.spawn.y + HITBOX.y
+        ));
+    }
+    if let Some(id) = solid_at_start_overlapping(&level.entities, Rect { pos: level.spawn, size: HITBOX }) {
+        return Err(format!(
+            "spawn at ({}, {}) puts the player inside entity {id} ({}), solid there at the start",
+            level.spawn.x + HITBOX.x / 2.0,
+            level.spawn.y + HITBOX.y,
+            level.entities[id].kind().name()
         ));
     }
     Ok(level)
@@ -343,7 +351,8 @@ fn object_area(obj: &tiled::Object<'_>) -> Result<Rect, String> {
         other => {
             let shape = format!("{other:?}");
             let shape = shape.split([' ', '{', '(']).next().unwrap_or("").to_lowercase();
-            Err(format!("must be a rectangle or point, not a {shape}"))
+            let article = if shape.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            Err(format!("must be a rectangle or point, not {article} {shape}"))
         }
     }
 }

@@ -10,6 +10,7 @@ mod common;
 use common::root;
 use ledge::game_loop::TickRecord;
 use ledge::lab::report::{DrawnEntity, FrameReport, Report};
+use ledge::sim::cues::Cue;
 use ledge::sim::entities::record::EntityRecord;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -371,6 +372,49 @@ fn ent_jump_reversal_up() {
 #[test]
 fn ent_jump_reversal_down() {
     jump_at_reversal("ent-jump-reversal-down.lab", 61, 60.0, -210.0);
+}
+
+/// Two solid platforms side by side moving in step, the player standing across both (audit
+/// finding 6): it rides 0 on every tick with its feet exactly on both tops, keeps one offset
+/// from the platforms in the simulation and in every drawn frame (no hop, no double carry),
+/// never lands again after tick 1 and never dies. Returns the ticks.
+fn two_platforms(r: &Report) -> &[TickRecord] {
+    let t = ticks(r);
+    assert!(t.iter().all(|t| t.riding == RIDES), "rides on every tick");
+    assert!(t.iter().all(|t| t.player.y + 22.0 == ent(t, 0).y && t.player.y + 22.0 == ent(t, 1).y));
+    let offsets: BTreeSet<(u64, u64)> = t
+        .iter()
+        .map(|t| ((ent(t, 0).x - t.player.x).to_bits(), (ent(t, 0).y - t.player.y).to_bits()))
+        .collect();
+    assert_eq!(offsets.len(), 1, "one offset in the simulation");
+    let f: Vec<&FrameReport> = frames(r).iter().filter(|f| f.stats.tick >= 2).collect();
+    assert!(f.len() >= 500);
+    assert!(spread(f.iter().map(|f| drawn(f, 0).x - f.stats.drawn.x)) <= 1e-6, "drawn x offset");
+    assert!(spread(f.iter().map(|f| drawn(f, 0).y - f.stats.drawn.y)) <= 1e-6, "drawn y offset");
+    assert!(!t.iter().any(|t| t.died || (t.tick > 1 && t.sounds.contains(Cue::Land))), "no hop");
+    t
+}
+
+#[test]
+fn ent_two_down() {
+    let r = run("ent-two-down.lab");
+    let t = two_platforms(&r);
+    assert!(ent(&t[0], 0).vy > 0.0 && t.iter().any(|t| ent(t, 0).vy < 0.0));
+}
+
+#[test]
+fn ent_two_up() {
+    let r = run("ent-two-up.lab");
+    let t = two_platforms(&r);
+    assert!(ent(&t[0], 0).vy < 0.0 && t.iter().any(|t| ent(t, 0).vy > 0.0));
+}
+
+#[test]
+fn ent_two_sideways() {
+    let r = run("ent-two-sideways.lab");
+    let t = two_platforms(&r);
+    assert!(t.iter().all(|t| ent(t, 1).x - t.player.x == -26.0), "carried once per tick");
+    assert!(ent(&t[0], 0).vx > 0.0 && t.iter().any(|t| ent(t, 0).vx < 0.0));
 }
 
 fn hash(name: &str) {

@@ -5,9 +5,14 @@
 //!
 //! Clock: fixed tick. The platform's position is its [`super::path::Path`] at its clock, rounded
 //! to whole pixels (the remainder kept as `exact − pos`); it moves along x, then along y, each
-//! axis by a whole number of pixels. A rider (the platform `World::riding` named at the end of
-//! the last tick) is carried by the same displacement through the player's swept collision, so
-//! it stops at a wall without dying (the platform slides on under it). A solid platform that
+//! axis by a whole number of pixels. A rider (the player, when its feet are on the platform's
+//! top just before the platform moves) is carried by the same displacement through the
+//! player's swept collision, so it stops at a wall without dying (the platform slides on under
+//! it). Every platform carries its rider, as each of Celeste's Solids does, but the player is
+//! carried at most once per tick per axis by a displacement it actually made ([`Carried`]): two
+//! platforms moving side by side in step carry it once, and a carry blocked to nothing by a
+//! solid that moves later in the tick (the top of a second platform going down with the
+//! first) leaves that later one to carry it. A solid platform that
 //! overlaps the player after its move pushes it out by the overlap, exactly onto its edge; if
 //! a tile, a side of the level or another solid stops that push, the player is squished.
 //! One-way platforms never push: they only carry.
@@ -20,11 +25,23 @@ use crate::sim::HITBOX;
 use crate::sim::world::World;
 use glam::DVec2;
 
-/// Move platform `id` one tick and carry or push the player. Returns true when the player was
-/// squished. ([`advance_path`], then [`move_platform`].)
+/// Which axes a platform's carry has already moved the player along in this tick (LAB.md: a
+/// platform carries its riders; the player is carried at most once per tick per axis). A
+/// fresh one (`Carried::default()`) for every tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Carried {
+    /// A carry moved the player along x in this tick.
+    pub x: bool,
+    /// A carry moved the player along y in this tick.
+    pub y: bool,
+}
+
+/// Move platform `id` one tick (as the only platform moving in that tick) and carry or push
+/// the player. Returns true when the player was squished. ([`advance_path`], then
+/// [`move_platform`].)
 pub fn step_platform(world: &mut World, level: &Level, id: usize, tick_hz: u32) -> bool {
     advance_path(&mut world.entities[id], tick_hz);
-    move_platform(world, level, id)
+    move_platform(world, level, id, &mut Carried::default())
 }
 
 /// A platform's or saw's clock runs one tick and its exact place (`exact`) follows its path; a
@@ -41,23 +58,25 @@ pub fn advance_path(e: &mut Entity, tick_hz: u32) {
 }
 
 /// Platform `id`, its path already advanced ([`advance_path`]): move it to its exact place
-/// rounded to whole pixels, x then y, carrying or pushing the player. Returns true when the
-/// player was squished.
-pub fn move_platform(world: &mut World, level: &Level, id: usize) -> bool {
+/// rounded to whole pixels, x then y, carrying or pushing the player. The player is its rider
+/// when its feet are on the platform's top before the move; `carried` (shared by every
+/// platform in the tick) says which axes another platform's carry already moved it along,
+/// and is updated. Returns true when the player was squished.
+pub fn move_platform(world: &mut World, level: &Level, id: usize, carried: &mut Carried) -> bool {
     let e = &mut world.entities[id];
     let exact = e.exact;
     let target = DVec2::new(round_px(exact.x), round_px(exact.y));
     let d = target - e.pos;
     e.moved = d;
-    let rider = world.riding == Some(id);
+    let rider = solids::standing_on(std::slice::from_ref(e), world.player.pos, HITBOX).is_some();
     let mut squished = false;
     if d.x != 0.0 {
         world.entities[id].pos.x = target.x;
-        squished |= move_player(world, level, id, DVec2::new(d.x, 0.0), rider);
+        squished |= move_player(world, level, id, DVec2::new(d.x, 0.0), rider, &mut carried.x);
     }
     if d.y != 0.0 && !squished {
         world.entities[id].pos.y = target.y;
-        squished |= move_player(world, level, id, DVec2::new(0.0, d.y), rider);
+        squished |= move_player(world, level, id, DVec2::new(0.0, d.y), rider, &mut carried.y);
     } else {
         world.entities[id].pos.y = target.y;
     }
@@ -66,8 +85,16 @@ pub fn move_platform(world: &mut World, level: &Level, id: usize) -> bool {
 
 /// After platform `id` moved by `d` (one axis only): push the player out of it if it is solid
 /// and now overlaps the player (true: the push was blocked, a squish), else carry a rider by
-/// `d` through the swept collision (stopping at whatever is in the way).
-fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: bool) -> bool {
+/// `d` through the swept collision (stopping at whatever is in the way), unless a carry
+/// already moved it along this axis in this tick (`carried`, set when this carry moves it).
+fn move_player(
+    world: &mut World,
+    level: &Level,
+    id: usize,
+    d: DVec2,
+    rider: bool,
+    carried: &mut bool,
+) -> bool {
     let e = &world.entities[id];
     let p = world.player.pos;
     if e.is_solid() && solids::overlaps(e, p, HITBOX) {
@@ -92,13 +119,14 @@ fn move_player(world: &mut World, level: &Level, id: usize, d: DVec2, rider: boo
             return true;
         }
         world.player.pos = to;
-    } else if rider {
+    } else if rider && !*carried {
         let ents = &world.entities;
         if d.x != 0.0 {
             world.player.pos.x = solids::move_x(level, ents, Some(id), p, HITBOX, d.x).0;
         } else {
             world.player.pos.y = solids::move_y(level, ents, Some(id), p, HITBOX, d.y, false).0;
         }
+        *carried = world.player.pos != p;
     }
     false
 }

@@ -141,6 +141,7 @@ pub struct BeforePlayer {
 /// squished.
 pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePlayer {
     let mut out = BeforePlayer::default();
+    let mut carried = carry::Carried::default();
     // Every path first (a platform's or saw's place is a function of its clock alone, read by
     // nothing else in the tick): independent computations in one loop, which the CPU overlaps.
     for e in &mut world.entities {
@@ -154,7 +155,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
         e.moved = DVec2::ZERO;
         match level.entities.get(id) {
             Some(EntitySpec::Platform { .. }) => {
-                out.squished |= carry::move_platform(world, level, id);
+                out.squished |= carry::move_platform(world, level, id, &mut carried);
             }
             Some(EntitySpec::Saw { .. }) => {
                 e.moved = e.exact - e.pos;

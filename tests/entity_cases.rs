@@ -162,6 +162,18 @@ fn ent_spring_240() {
 }
 
 #[test]
+fn ent_spring_covered() {
+    let r = run("ent-spring-covered.lab");
+    let t = ticks(&r);
+    let p = |t: &TickRecord| (t.player.x, t.player.y);
+    assert!(t.iter().map(p).all(|(x, y)| !(x < 144.0 && x + 12.0 > 80.0 && y < 199.0 && y + 22.0 > 183.0)));
+    assert!(t.iter().any(|t| t.player.x < 116.0 && t.player.x + 12.0 > 100.0), "walked through it");
+    let launches: Vec<f64> = t.iter().filter(|t| t.player.vy == -370.0).map(|t| t.player.x).collect();
+    assert!(!launches.is_empty() && launches.iter().all(|&x| x > 220.0), "only the open spring fires");
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
 fn ent_crumble_back() {
     let r = run("ent-crumble-back.lab");
     let t = ticks(&r);

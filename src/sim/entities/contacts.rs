@@ -7,7 +7,8 @@
 //!   before the player's move, and moving down in this tick), which bounces the player like a
 //!   jump (not counted in `jumps`); any other overlap kills;
 //! - a spring the player overlaps while not moving up puts the player on its top with
-//!   `vy = −speed`, jump timers cleared (not counted in `jumps`);
+//!   `vy = −speed`, jump timers cleared (not counted in `jumps`), when the player fits there
+//!   (a spring whose top a solid covers does nothing: the player is never placed inside one);
 //! - a whole crumbling block the player stands on starts breaking.
 
 use super::{crumble, solids};
@@ -48,11 +49,19 @@ pub fn contacts(world: &mut World, level: &Level, tuning: &Tuning, tick_hz: u32,
                 }
             }
             EntitySpec::Spring { speed, .. } => {
-                if p.vel.y >= 0.0 && solids::overlaps(e, p.pos, HITBOX) {
-                    p.pos.y = e.pos.y - HITBOX.y;
+                // A spring fires only when the player fits on its top: a spring whose top is
+                // covered (a solid platform, a crumbling block or a tile less than the player's
+                // height above it) does nothing, and the player passes through it as through
+                // any body that is not solid, so it is never placed inside a solid.
+                let on_top = DVec2::new(p.pos.x, e.pos.y - HITBOX.y);
+                if p.vel.y >= 0.0
+                    && solids::overlaps(e, p.pos, HITBOX)
+                    && !solids::overlaps_solid(level, &world.entities, None, on_top, HITBOX)
+                {
+                    p.pos.y = on_top.y;
                     p.vel.y = -speed;
                     (p.coyote, p.jump_buffer, p.var_jump, p.on_ground) = (0, 0, 0, false);
-                    e.timer = SPRING_RECOIL_TICKS;
+                    world.entities[id].timer = SPRING_RECOIL_TICKS;
                 }
             }
             EntitySpec::Crumble { delay, .. } => {

@@ -429,6 +429,41 @@ fn ent_two_sideways() {
     assert!(ent(&t[0], 0).vx > 0.0 && t.iter().any(|t| ent(t, 0).vx < 0.0));
 }
 
+/// True when the player's box overlaps the box (x, y, w, h).
+fn inside(t: &TickRecord, (x, y, w, h): (f64, f64, f64, f64)) -> bool {
+    let p = &t.player;
+    p.x < x + w && p.x + 12.0 > x && p.y < y + h && p.y + 22.0 > y
+}
+
+#[test]
+fn ent_spawn_inside_platform() {
+    let r = run("ent-spawn-inside-platform.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| !inside(t, (150.0, 210.0, 40.0, 14.0))), "never inside");
+    assert!(t.iter().all(|t| t.player.y == 188.0 && t.riding == RIDES), "on its top from tick 1");
+}
+
+#[test]
+fn ent_spawn_inside_crumble() {
+    let r = run("ent-spawn-inside-crumble.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| ent(t, 0).state == "broken" || !inside(t, (150.0, 200.0, 32.0, 16.0))));
+    assert_eq!((ent(&t[0], 0).state, ent(&t[t.len() - 1], 0).state), ("broken", "solid"), "it waits");
+    assert!(!t.iter().any(|t| t.died));
+}
+
+#[test]
+fn ent_respawn_crumble_on_platform() {
+    let r = run("ent-respawn-crumble-on-platform.lab");
+    let t = ticks(&r);
+    assert!(t.iter().all(|t| !inside(t, (150.0, 210.0, 40.0, 14.0))), "never inside the platform");
+    let respawns: Vec<&TickRecord> = t.iter().filter(|t| t.died).collect();
+    assert!(respawns.len() >= 2);
+    assert!(respawns.iter().all(|t| t.player.y == 188.0 && t.riding == RIDES && ent(t, 1).state == "broken"));
+    assert!(!t.windows(2).any(|w| w[0].died && w[1].died), "one death at a time");
+    assert!(t.iter().any(|t| t.riding == FREE && ent(t, 1).state == "solid"), "it came back in between");
+}
+
 fn hash(name: &str) {
     let r = run(name);
     assert_eq!(r.summary.totals.ticks, 300);

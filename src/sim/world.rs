@@ -112,10 +112,12 @@ impl World {
         }
     }
 
-    /// A fresh world for `level`: the player at its spawn, its entities at their start, riding
-    /// what it stands on there.
+    /// A fresh world for `level`: the player at its spawn (out of solid entities as after a
+    /// respawn, [`entities::place_at_start`]), its entities at their start, riding what it
+    /// stands on there.
     pub fn for_level(level: &Level) -> Self {
         let mut w = World { entities: entities::spawn(level), ..World::new(level.spawn) };
+        entities::place_at_start(&mut w, level);
         entities::after_tick(&mut w);
         w
     }

@@ -6,7 +6,8 @@
 //! and carries or pushes the player, [`carry`]; a saw follows its path; a walker patrols,
 //! [`walker`]; a crumbling block counts down, [`crumble`]), then the player, then
 //! [`contacts::contacts`] (saws, walkers, springs, crumble triggers, in id order), then the
-//! tiles, then death ([`reset_on_death`]) and [`after_tick`] (what the player rides). Plain data:
+//! tiles, then death ([`reset_on_death`]) and [`after_tick`] (what the player rides); at level
+//! start and after a respawn, [`place_at_start`] puts the player out of solids. Plain data:
 //! cloned, compared and hashed with the [`crate::sim::World`].
 //!
 //! Modules: [`path`] (a path's position as a function of game time), [`solids`] (the player's
@@ -179,27 +180,31 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
     out
 }
 
-/// After the death respawn: crumbling blocks and defeated walkers go back to their start (a
-/// block that would come back inside the respawned player stays broken until the player
-/// leaves it); platforms and saws keep their clock. Reset bodies snap (no streak). A respawn
-/// point that a solid platform covers now puts the player on that platform's top (when that
-/// place is free), so the player is never placed inside a solid.
+/// After the death respawn: crumbling blocks and defeated walkers go back to their start;
+/// platforms and saws keep their clock; then the player is placed out of solid entities
+/// ([`place_at_start`]: lifted out of a covering solid platform, and a crumbling block inside
+/// it waits). Reset bodies snap (no streak).
 pub fn reset_on_death(world: &mut World, level: &Level) {
+    for (e, spec) in world.entities.iter_mut().zip(&level.entities) {
+        if matches!(spec, EntitySpec::Walker { .. } | EntitySpec::Crumble { .. }) {
+            *e = Entity { snapped: true, ..Entity::new(spec) };
+        }
+    }
+    place_at_start(world, level);
+}
+
+/// The player just put at its spawn (level start, [`World::for_level`]) or respawn point, the
+/// crumbling blocks at their start: a solid platform covering the player puts it on that
+/// platform's top when no tile or other solid platform is there (crumbling blocks do not
+/// count: one there waits), so it is never placed inside a solid; then a crumbling block the
+/// player overlaps stays broken until the player leaves it (LAB.md: it waits). When the
+/// platform's top has no room, the player stays where it is (a known limit, in the README).
+pub fn place_at_start(world: &mut World, level: &Level) {
     lift_out(world, level, |e| e.kind == EntityKind::Platform && e.is_solid());
     let player = Rect { pos: world.player.pos, size: super::HITBOX };
-    for (e, spec) in world.entities.iter_mut().zip(&level.entities) {
-        match spec {
-            EntitySpec::Walker { .. } => {
-                *e = Entity { snapped: true, ..Entity::new(spec) };
-            }
-            EntitySpec::Crumble { .. } => {
-                let mut fresh = Entity { snapped: true, ..Entity::new(spec) };
-                if fresh.rect().overlaps(&player) {
-                    fresh.state = EntityState::Broken;
-                }
-                *e = fresh;
-            }
-            _ => {}
+    for e in &mut world.entities {
+        if e.kind == EntityKind::Crumble && e.rect().overlaps(&player) {
+            e.state = EntityState::Broken;
         }
     }
 }
@@ -211,14 +216,17 @@ pub fn place_out_of_solids(world: &mut World, level: &Level) {
     lift_out(world, level, Entity::is_solid);
 }
 
-/// The lowest-id entity for which `covers` holds and that the player's box overlaps: the player
-/// goes onto its top, if nothing solid is there.
-fn lift_out(world: &mut World, level: &Level, covers: impl Fn(&Entity) -> bool) {
+/// The lowest-id entity for which `solid` holds and that the player's box overlaps: the player
+/// goes onto its top, if no solid tile and no entity for which `solid` holds is there.
+fn lift_out(world: &mut World, level: &Level, solid: impl Fn(&Entity) -> bool) {
+    let size = super::HITBOX;
     let covering =
-        world.entities.iter().position(|e| covers(e) && solids::overlaps(e, world.player.pos, super::HITBOX));
+        world.entities.iter().position(|e| solid(e) && solids::overlaps(e, world.player.pos, size));
     if let Some(id) = covering {
-        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - super::HITBOX.y);
-        if !solids::overlaps_solid(level, &world.entities, None, on_top, super::HITBOX) {
+        let on_top = DVec2::new(world.player.pos.x, world.entities[id].pos.y - size.y);
+        let blocked = super::collision::overlaps_solid(level, on_top, size)
+            || world.entities.iter().any(|e| solid(e) && solids::overlaps(e, on_top, size));
+        if !blocked {
             world.player.pos = on_top;
         }
     }

@@ -9,7 +9,9 @@
 //! - Each level loads and has a spawn on the ground, a goal, checkpoints, hazards; level 2
 //!   one-way platforms that its run drops through.
 //! - Levels 4 to 9 have the entities they teach (platforms and lifts, crumbles and springs, none
-//!   in the wall-jump climb, saws and walkers, all of them in the last).
+//!   in the wall-jump climb, saws and walkers, all of them in the last two); levels 10 to 12
+//!   combine them: a tower climbed bottom to top, a descent (dropping through planks on the
+//!   way), and a last level with every kind.
 //! - Level 3 ("Leap of Faith") needs coyote time, jump buffering and corner correction: its run
 //!   fails with any of them off; the tunnel and the long gap cannot be crossed by any jump from
 //!   the ground (a sweep of run-up phases and jump ticks), only by jumps in the air after the
@@ -120,6 +122,9 @@ fn level_scripts_end_on_their_recorded_state_hash() {
         (7, "d19b65a0ac707426"),
         (8, "2994dfdcdecd534a"),
         (9, "a179a1b11d4cf13d"),
+        (10, "976ddb7d4614bd93"),
+        (11, "6bc2fc138ad1aea9"),
+        (12, "88dac0a69e4833dc"),
     ];
     assert_eq!(want.len(), shipped_levels().len(), "one hash per shipped level");
     for (n, hash) in want {
@@ -194,10 +199,12 @@ fn levels_have_spawn_goal_checkpoints_hazards_and_level2_has_planks() {
     );
 }
 
-/// Levels 4 to 9 each bring the entities their drawing's comment promises (`scripts/levels/`):
+/// Levels 4 to 12 each bring the entities their drawing's comment promises (`scripts/levels/`):
 /// the world teaches moving platforms (a rising lift, one-way lifts), crumbling blocks and
-/// springs, wall jumps (no entities: a climb of shafts), saws and walkers, then all of them
-/// together, twice.
+/// springs, wall jumps (no entities: a climb of shafts), saws and walkers, then combines them:
+/// all of them together twice, a tower climbed bottom to top (its goal at least 50 rows above
+/// its spawn), a descent (its goal at least 25 rows below its spawn, a plank shaft its run
+/// drops through) and a last level with every kind and four checkpoints.
 #[test]
 fn new_levels_have_their_entities() {
     use ledge::level::{EntityKind, EntitySpec};
@@ -217,13 +224,17 @@ fn new_levels_have_their_entities() {
         })
     };
     use EntityKind::*;
-    let want: [(u32, &str, &[EntityKind]); 6] = [
+    let all: &[EntityKind] = &[Crumble, Platform, Saw, Spring, Walker];
+    let want: [(u32, &str, &[EntityKind]); 9] = [
         (4, "Moving Parts", &[Platform]),
         (5, "Crumble and Spring", &[Crumble, Spring]),
         (6, "The Shaft", &[]),
         (7, "Saw Mill", &[Saw, Walker]),
-        (8, "The Works", &[Crumble, Platform, Saw, Spring, Walker]),
-        (9, "Long Haul", &[Crumble, Platform, Saw, Spring, Walker]),
+        (8, "The Works", all),
+        (9, "Long Haul", all),
+        (10, "The Tower", all),
+        (11, "The Long Way Down", &[Crumble, Platform, Saw, Walker]),
+        (12, "The Gauntlet", all),
     ];
     for (n, name, kinds_wanted) in want {
         let l = level(n);
@@ -234,6 +245,15 @@ fn new_levels_have_their_entities() {
     let (up, oneway) = lifts(&level(4));
     assert!(up >= 3 && oneway >= 3, "level4: {up} vertical lifts, {oneway} one-way");
     assert!(level(6).height >= 60, "level6 is a climb");
+    // rows from the spawn's feet up (+) or down (-) to the goal's bottom
+    let rise = |l: &Level| (l.spawn.y + HITBOX.y - l.goal.map_or(0.0, |g| g.pos.y + g.size.y)) / TILE;
+    let l10 = level(10);
+    assert!(rise(&l10) >= 50.0, "level10 is a tower: the goal {} rows up", rise(&l10));
+    let l11 = level(11);
+    assert!(rise(&l11) <= -25.0, "level11 is a descent: the goal {} rows up", rise(&l11));
+    assert!(count(&l11, TileKind::OneWay) >= 18, "level11: a plank shaft");
+    assert!(script_text(11).lines().any(|l| l == "press down"), "level11's run drops through a plank");
+    assert!(level(12).checkpoints.len() >= 4, "level12: four checkpoints");
 }
 
 #[test]

@@ -106,18 +106,9 @@ impl Path {
     }
 }
 
-/// `x` rounded to the nearest whole number, halves away from zero (as `f64::round`), without a
-/// libm call: exact for |x| < 2^63 (positions are far smaller).
-///
-/// Branch-free: a platform's sub-pixel remainder is as good as random, so a branch on it would
-/// be mispredicted every other tick. `t` is never −0.0, so adding and subtracting 0.0 leaves
-/// it exactly as it is; the result is bit for bit the one of the branching form
-/// (`t + 1.0`, `t − 1.0` or `t`).
-pub fn round_px(x: f64) -> f64 {
-    let t = (x as i64) as f64;
-    let f = x - t;
-    t + f64::from(u8::from(f >= 0.5)) - f64::from(u8::from(f <= -0.5))
-}
+/// `x` rounded to the nearest whole number, halves away from zero (defined with the other
+/// libm-free roundings in [`crate::sim::collision`]).
+pub use crate::sim::collision::round_px;
 
 #[cfg(test)]
 mod tests {

@@ -109,6 +109,9 @@ pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabE
     parse(text).map_err(|e| LabError { script: opts.script_name.clone(), line: e.line, msg: e.msg })
 }
 
+/// What sees every frame of a run ([`run_script_observed`]'s `observe`).
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>;
+
 /// Run a parsed script ([`run_script_observed`]; `observe`: `None` when nothing looks at the
 /// frames, which with `summary_only` lets the loop skip what only drawing needs,
 /// [`Loop::set_presenting`]); when `timeline` is given, note in it where on the wall clock each
@@ -116,7 +119,7 @@ pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabE
 pub(crate) fn run_parsed(
     script: &Script,
     opts: &LabOptions,
-    mut observe: Option<&mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>>,
+    mut observe: Option<Observer<'_>>,
     mut timeline: Option<&mut Timeline>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };

@@ -34,10 +34,6 @@ pub struct Path {
     /// 1 / period and 1 / len (multiplications instead of divisions on every tick).
     inv_period: f64,
     inv_len: f64,
-    /// `travel + wait` and `2·travel + wait`: where the far wait and the way back end, seconds
-    /// into the period (the same sums `at` compared against, worked out once).
-    far_wait_end: f64,
-    back_end: f64,
 }
 
 impl Path {
@@ -49,19 +45,7 @@ impl Path {
         let travel = if len > 0.0 { len / speed } else { 0.0 };
         let period = 2.0 * (travel + wait);
         let inv = |v: f64| if v > 0.0 { 1.0 / v } else { 0.0 };
-        Path {
-            from,
-            to,
-            len,
-            speed,
-            wait,
-            travel,
-            period,
-            inv_period: inv(period),
-            inv_len: inv(len),
-            far_wait_end: travel + wait,
-            back_end: 2.0 * travel + wait,
-        }
+        Path { from, to, len, speed, wait, travel, period, inv_period: inv(period), inv_len: inv(len) }
     }
 
     /// The point after `clock` ticks at `tick_hz`: [`Path::at`]`(clock / tick_hz)` (the
@@ -77,7 +61,7 @@ impl Path {
         if self.len == 0.0 {
             return PathPoint { pos: self.from, waiting: true };
         }
-        let travel = self.travel;
+        let (travel, wait) = (self.travel, self.wait);
         // t − ⌊t / period⌋·period (t ≥ 0, so ⌊⌋ is a truncation), without `%` or `floor` (libm
         // calls) or a division; a quotient one off by rounding is corrected, and the phase is
         // clamped so rounding can never leave [0, period].
@@ -94,10 +78,10 @@ impl Path {
         let at = |s: f64| self.from + (self.to - self.from) * (s * self.inv_len);
         if ph < travel {
             PathPoint { pos: at(ph * self.speed), waiting: false }
-        } else if ph < self.far_wait_end {
+        } else if ph < travel + wait {
             PathPoint { pos: self.to, waiting: true }
-        } else if ph < self.back_end {
-            let back = (ph - travel - self.wait) * self.speed;
+        } else if ph < 2.0 * travel + wait {
+            let back = (ph - travel - wait) * self.speed;
             let pos = if back == 0.0 { self.to } else { at(self.len - back) };
             PathPoint { pos, waiting: false }
         } else {

@@ -224,6 +224,10 @@ pub struct Loop {
     measure_ticks: bool,
     /// Fill [`TickRecord::entities`] (the lab's full report; off in the game).
     record_entities: bool,
+    /// Keep what is drawn up to date: interpolation, camera, sound cues (on by default; off
+    /// only for a lab run whose report is the summary alone and that nothing draws,
+    /// [`Loop::set_presenting`]).
+    presenting: bool,
 }
 
 impl Loop {
@@ -261,6 +265,7 @@ impl Loop {
             rewinding: false,
             measure_ticks: false,
             record_entities: false,
+            presenting: true,
         })
     }
 
@@ -302,13 +307,15 @@ impl Loop {
         let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
         let alpha = self.stepper.alpha();
         let hz = self.config.tick_hz;
-        self.drawn = self.bodies.player(alpha);
-        self.bodies.entities(&self.world, alpha, hz, &mut self.drawn_entities);
-        self.drawn_goal_angle =
-            lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
-        // The camera eases in game time, so at a reduced game speed it follows as slowly.
-        let dt_s = plan.game_ns as f64 / 1e9;
-        self.camera.follow(&self.level, self.drawn, HITBOX, dt_s);
+        if self.presenting {
+            self.drawn = self.bodies.player(alpha);
+            self.bodies.entities(&self.world, alpha, hz, &mut self.drawn_entities);
+            self.drawn_goal_angle =
+                lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
+            // The camera eases in game time, so at a reduced game speed it follows as slowly.
+            let dt_s = plan.game_ns as f64 / 1e9;
+            self.camera.follow(&self.level, self.drawn, HITBOX, dt_s);
+        }
 
         let t = &mut self.totals;
         t.frames += 1;
@@ -346,19 +353,23 @@ impl Loop {
             return consumed;
         }
         self.prev_tick = self.world.tick;
-        let before = CueBefore::of(&self.world);
+        let before = self.presenting.then(|| CueBefore::of(&self.world));
         let out = match self.pending_teleport.take() {
             Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos, self.config.tick_hz),
             None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
         };
         let respawned = out.respawned;
-        self.bodies.after_tick(&self.world, respawned);
-        self.camera.after_tick(self.world.player.on_ground);
+        if self.presenting {
+            self.bodies.after_tick(&self.world, respawned);
+            self.camera.after_tick(self.world.player.on_ground);
+        }
         if respawned {
             // The player's history was reset above (both ends on the new side: no streak);
             // the goal's spin holds this tick's angle for the frame, as everything drawn does.
             self.prev_tick = self.world.tick;
-            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+            if self.presenting {
+                self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+            }
         }
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,
@@ -369,7 +380,7 @@ impl Loop {
             died: out.died,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
-            sounds: tick_cues(&before, &self.world, &out),
+            sounds: before.map_or(CueSet::EMPTY, |b| tick_cues(&b, &self.world, &out)),
             input,
         });
         self.history.record(&self.world, respawned);
@@ -386,6 +397,22 @@ impl Loop {
     /// writes them).
     pub fn set_record_entities(&mut self, on: bool) {
         self.record_entities = on;
+    }
+
+    /// Keep what is drawn up to date (`true`, the default) or not (`false`): no interpolation,
+    /// drawn entities, goal angle or camera after a frame, no sound cues in
+    /// [`TickRecord::sounds`]. Nothing the simulation reads changes, so `state_hash` and the
+    /// totals are the same either way; the lab turns it off for a summary-only run that nothing
+    /// draws. Turned back on, every body snaps to where it is now (nothing to blend from).
+    pub fn set_presenting(&mut self, on: bool) {
+        if on && !self.presenting {
+            self.bodies.snap_all(&self.world);
+            self.drawn = self.world.player.pos;
+            self.bodies.entities(&self.world, 0.0, self.config.tick_hz, &mut self.drawn_entities);
+            self.prev_tick = self.world.tick;
+            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+        }
+        self.presenting = on;
     }
 
     /// The stats of a frame that runs no ticks and passes no time (a paused frame): the

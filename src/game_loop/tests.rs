@@ -1,7 +1,9 @@
 //! Unit tests of the loop: the goal portal's drawn angle across ticks, teleports and level
-//! loads, and the spin kept out of the state hash. Clock: fixed tick and render frame, driven by hand.
+//! loads, the spin kept out of the state hash, and a loop that does not present.
+//! Clock: fixed tick and render frame, driven by hand.
 
 use super::*;
+use crate::input::Source;
 use crate::level::ascii::parse_ascii;
 use std::f64::consts::PI;
 
@@ -96,4 +98,22 @@ fn the_spin_stays_out_of_the_state_hash() {
     assert_eq!(a.world().tick, b.world().tick);
     assert_ne!(a.view().goal_angle, b.view().goal_angle);
     assert_eq!(a.state_hash(), b.state_hash());
+}
+
+#[test]
+fn a_loop_that_does_not_present_ticks_the_same_and_snaps_when_presenting_again() {
+    let mut shown = new_loop();
+    let mut lean = new_loop();
+    lean.set_presenting(false);
+    for lp in [&mut shown, &mut lean] {
+        lp.push_event(0, InputEvent::Press(Source::Keyboard, Action::Right));
+        lp.push_event(300_000_000, InputEvent::Press(Source::Keyboard, Action::Jump));
+        run_until(lp, 0, 1_000_000_000);
+    }
+    assert_eq!(lean.state_hash(), shown.state_hash());
+    assert_eq!(lean.totals(), shown.totals());
+    assert!(lean.world().player.pos.x > level().spawn.x, "it ran");
+    assert_eq!(lean.drawn(), level().spawn, "nothing drawn while not presenting");
+    lean.set_presenting(true);
+    assert_eq!(lean.drawn(), lean.world().player.pos, "snapped to where the player is");
 }

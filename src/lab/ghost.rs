@@ -68,10 +68,10 @@ pub fn load_text(text: &str, path: &Path, tick_hz: u32) -> Result<GhostTrack, Gh
     let report = run_parsed(
         &script,
         &opts,
-        &mut |_, lp| {
+        Some(&mut |_, lp| {
             builder.frame(lp);
             Ok(())
-        },
+        }),
         None,
     )
     .map_err(GhostError::Script)?;

@@ -95,6 +95,8 @@ pub fn run_cli(
     let mut observe = |f, lp: &_| Ok(shooter.observe(f, lp)?);
     let report = match recut {
         Some(r) => recut::run_recut(&text, &opts, r, &mut observe)?,
+        // Nothing to draw: the run need not keep the drawn state (`Loop::set_presenting`).
+        None if shots.is_empty() => run_script(&text, &opts)?,
         None => run_script_observed(&text, &opts, &mut observe)?,
     };
     if let Some(&frame) = shooter.missed().first() {

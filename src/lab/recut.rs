@@ -183,9 +183,9 @@ pub fn run_recut(
     let script = parse_script(text, opts)?;
     let mut timeline = Timeline::default();
     let first = LabOptions { summary_only: true, ..opts.clone() };
-    run_parsed(&script, &first, &mut |_, _| Ok(()), Some(&mut timeline))?;
+    run_parsed(&script, &first, None, Some(&mut timeline))?;
     let cut = recut_script(&script, &timeline, recut);
-    let mut report = run_parsed(&cut, opts, observe, None)?;
+    let mut report = run_parsed(&cut, opts, Some(observe), None)?;
     report.echo.recut = Some(recut.to_string());
     Ok(report)
 }

@@ -88,7 +88,7 @@ impl Pause {
 /// [`LabError`] for a malformed script, a bad override, a missing or malformed level, an event
 /// offset past its frame, or an `@MS` already in the past.
 pub fn run_script(text: &str, opts: &LabOptions) -> Result<Report, LabError> {
-    run_script_observed(text, opts, &mut |_, _| Ok(()))
+    run_parsed(&parse_script(text, opts)?, opts, None, None)
 }
 
 /// [`run_script`], calling `observe(frame_index, &loop)` after every frame (frame indices from
@@ -101,7 +101,7 @@ pub fn run_script_observed(
     opts: &LabOptions,
     observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
 ) -> Result<Report, LabError> {
-    run_parsed(&parse_script(text, opts)?, opts, observe, None)
+    run_parsed(&parse_script(text, opts)?, opts, Some(observe), None)
 }
 
 /// Parse `text`; a malformed line is a [`LabError`] naming the script and the line.
@@ -109,17 +109,23 @@ pub(crate) fn parse_script(text: &str, opts: &LabOptions) -> Result<Script, LabE
     parse(text).map_err(|e| LabError { script: opts.script_name.clone(), line: e.line, msg: e.msg })
 }
 
-/// Run a parsed script ([`run_script_observed`]); when `timeline` is given, note in it where on
-/// the wall clock each event, resize and teleport fell and the total time (for `--recut`).
+/// What sees every frame of a run ([`run_script_observed`]'s `observe`).
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>;
+
+/// Run a parsed script ([`run_script_observed`]; `observe`: `None` when nothing looks at the
+/// frames, which with `summary_only` lets the loop skip what only drawing needs,
+/// [`Loop::set_presenting`]); when `timeline` is given, note in it where on the wall clock each
+/// event, resize and teleport fell and the total time (for `--recut`).
 pub(crate) fn run_parsed(
     script: &Script,
     opts: &LabOptions,
-    observe: &mut dyn FnMut(u64, &Loop) -> Result<(), ObserverError>,
+    mut observe: Option<Observer<'_>>,
     mut timeline: Option<&mut Timeline>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
     lp.set_record_entities(!opts.summary_only);
+    lp.set_presenting(!opts.summary_only || observe.is_some());
     let ghost = super::ghost::for_script(script.ghost.as_ref(), opts, lp.config().tick_hz)?;
     lp.set_rewind_history(script.rewinds());
 
@@ -186,7 +192,9 @@ pub(crate) fn run_parsed(
                     let paused = pause.since.is_some();
                     let f = if paused { lp.idle_stats() } else { lp.frame(clock_ns - pause.total_ns) };
                     last_steps = f.steps;
-                    observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
+                    if let Some(observe) = observe.as_deref_mut() {
+                        observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
+                    }
                     if !opts.summary_only {
                         frames.push(FrameReport {
                             frame: frame_index,

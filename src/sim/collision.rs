@@ -45,6 +45,19 @@ fn ceil_i64(x: f64) -> i64 {
     if (t as f64) < x { t.saturating_add(1) } else { t }
 }
 
+/// `x` rounded to the nearest whole number, halves away from zero (as `f64::round`), without a
+/// libm call: exact for |x| < 2^63 (positions are far smaller).
+///
+/// Branch-free: a platform's sub-pixel remainder is as good as random, so a branch on it would
+/// be mispredicted every other tick. `t` is never −0.0, so adding and subtracting 0.0 leaves
+/// it exactly as it is; the result is bit for bit the one of the branching form
+/// (`t + 1.0`, `t − 1.0` or `t`).
+pub fn round_px(x: f64) -> f64 {
+    let t = (x as i64) as f64;
+    let f = x - t;
+    t + f64::from(u8::from(f >= 0.5)) - f64::from(u8::from(f <= -0.5))
+}
+
 /// Clamp a scan over tile indices to what can matter for a level `n` tiles long on that axis:
 /// one index outside each edge stands for everything beyond (uniform there), so a huge move
 /// or a position far outside the level never scans billions of empty tiles.

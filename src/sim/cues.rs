@@ -171,19 +171,38 @@ pub struct CueBefore {
 impl CueBefore {
     /// The facts of `world` now (call it before the tick).
     pub fn of(world: &World) -> CueBefore {
+        let counts = EntityCounts::of(world);
         CueBefore {
             on_ground: world.player.on_ground,
             coyote: world.player.coyote,
             reached: reached(world),
-            broken: in_state(world, EntityState::Broken),
-            defeated: in_state(world, EntityState::Defeated),
+            broken: counts.broken,
+            defeated: counts.defeated,
         }
     }
 }
 
-/// How many entities of `world` are in `state`.
-fn in_state(world: &World, state: EntityState) -> usize {
-    world.entities.iter().filter(|e| e.state == state).count()
+/// What the cues count of the entities, in one pass over them (this runs every tick).
+#[derive(Clone, Copy, Default)]
+struct EntityCounts {
+    /// Crumbling blocks broken.
+    broken: usize,
+    /// Walkers defeated.
+    defeated: usize,
+    /// A spring launched the player in this tick (its recoil just started).
+    spring_launched: bool,
+}
+
+impl EntityCounts {
+    fn of(world: &World) -> EntityCounts {
+        let mut c = EntityCounts::default();
+        for e in &world.entities {
+            c.broken += usize::from(e.state == EntityState::Broken);
+            c.defeated += usize::from(e.state == EntityState::Defeated);
+            c.spring_launched |= e.kind == EntityKind::Spring && e.timer == SPRING_RECOIL_TICKS;
+        }
+        c
+    }
 }
 
 fn reached(world: &World) -> usize {
@@ -214,13 +233,14 @@ pub fn tick_cues(before: &CueBefore, after: &World, out: &TickOutcome) -> CueSet
     if out.finished {
         cues.insert(Cue::Goal);
     }
-    if after.entities.iter().any(|e| e.kind == EntityKind::Spring && e.timer == SPRING_RECOIL_TICKS) {
+    let counts = EntityCounts::of(after);
+    if counts.spring_launched {
         cues.insert(Cue::Spring);
     }
-    if in_state(after, EntityState::Broken) > before.broken {
+    if counts.broken > before.broken {
         cues.insert(Cue::Crumble);
     }
-    if in_state(after, EntityState::Defeated) > before.defeated {
+    if counts.defeated > before.defeated {
         cues.insert(Cue::WalkerStomp);
     }
     cues

@@ -14,7 +14,7 @@
 //! wall jump are [`super::wall`]'s, called at four points of the tick.
 
 use super::action::{Action, TickInput};
-use super::collision::corner_nudge;
+use super::collision::{corner_nudge, tile, tile_ceil};
 use super::entities::{self, solids};
 use super::tuning::{Tuning, seconds_to_ticks};
 use super::wall;
@@ -254,10 +254,11 @@ fn standing_on_oneway_only(level: &Level, pos: DVec2) -> bool {
 }
 
 fn touches_hazard(level: &Level, hitbox: &Rect) -> bool {
-    let c0 = (hitbox.pos.x / TILE).floor() as i64;
-    let c1 = (((hitbox.pos.x + hitbox.size.x) / TILE).ceil() as i64).saturating_sub(1);
-    let r0 = (hitbox.pos.y / TILE).floor() as i64;
-    let r1 = (((hitbox.pos.y + hitbox.size.y) / TILE).ceil() as i64).saturating_sub(1);
+    // `tile`/`tile_ceil`: `(v / TILE).floor() as i64` and `.ceil()`, without the libm calls.
+    let c0 = tile(hitbox.pos.x);
+    let c1 = tile_ceil(hitbox.pos.x + hitbox.size.x).saturating_sub(1);
+    let r0 = tile(hitbox.pos.y);
+    let r1 = tile_ceil(hitbox.pos.y + hitbox.size.y).saturating_sub(1);
     (c0..=c1).any(|tx| {
         (r0..=r1).any(|ty| {
             level.kind_at(tx, ty) == TileKind::Hazard && {

@@ -277,7 +277,10 @@ pub const MAX_VALUE: f64 = 1e7;
 /// Convert a duration in seconds to whole ticks at `tick_hz`, rounding to nearest
 /// (0.1 s at 60 Hz = 6 ticks).
 pub fn seconds_to_ticks(seconds: f64, tick_hz: u32) -> u32 {
-    (seconds * tick_hz as f64).round() as u32
+    // `round_px` is `f64::round` without the libm call; below −2^63 or above 2^63 it may differ
+    // from it by one, which `as u32` saturates away (0 or u32::MAX either way), and a NaN
+    // gives 0 both ways.
+    super::collision::round_px(seconds * tick_hz as f64) as u32
 }
 
 #[cfg(test)]

@@ -69,6 +69,18 @@ pub fn move_platform(world: &mut World, level: &Level, id: usize, carried: &mut 
     let d = target - e.pos;
     e.moved = d;
     let rider = solids::standing_on(std::slice::from_ref(e), world.player.pos, HITBOX).is_some();
+    // Nearly always the player neither rides it nor touches it after its x move or its whole
+    // move: then [`move_player`] would do nothing on either axis and the platform just takes its
+    // place, with no branch on whether it moved (that changes from tick to tick at random).
+    // `pos.x` is kept when `d.x` is 0, as below (a spec's −0.0 stays −0.0).
+    let p = world.player.pos;
+    let mid = spans(p.x, HITBOX.x, target.x, e.size.x) & spans(p.y, HITBOX.y, e.pos.y, e.size.y);
+    let end = spans(p.x, HITBOX.x, target.x, e.size.x) & spans(p.y, HITBOX.y, target.y, e.size.y);
+    if !rider & !(e.is_solid() & (mid | end)) {
+        e.pos.x = if d.x != 0.0 { target.x } else { e.pos.x };
+        e.pos.y = target.y;
+        return false;
+    }
     let mut squished = false;
     if d.x != 0.0 {
         world.entities[id].pos.x = target.x;
@@ -81,6 +93,12 @@ pub fn move_platform(world: &mut World, level: &Level, id: usize, carried: &mut 
         world.entities[id].pos.y = target.y;
     }
     squished
+}
+
+/// True when the open intervals (a, a + al) and (b, b + bl) overlap, without short-circuits (as
+/// [`solids::overlaps`] decides per axis).
+fn spans(a: f64, al: f64, b: f64, bl: f64) -> bool {
+    (a < b + bl) & (a + al > b)
 }
 
 /// After platform `id` moved by `d` (one axis only): push the player out of it if it is solid

@@ -27,6 +27,13 @@ pub fn contacts(world: &mut World, level: &Level, tuning: &Tuning, tick_hz: u32,
     for (id, spec) in level.entities.iter().enumerate() {
         let Some(e) = world.entities.get_mut(id) else { break };
         let p = &mut world.player;
+        // Every contact needs the player's box to overlap the entity's box along x (a saw's
+        // circle lies inside its box; standing on a block overlaps it in x). A box more than
+        // 1 px away along x is rejected before the spec is looked at: the margin is far more
+        // than the rounding in a saw's distance test, so no contact is ever skipped.
+        if p.pos.x + HITBOX.x < e.pos.x - 1.0 || p.pos.x > e.pos.x + e.size.x + 1.0 {
+            continue;
+        }
         match *spec {
             EntitySpec::Saw { radius, .. } => {
                 let centre = e.pos + DVec2::splat(radius);

@@ -150,25 +150,31 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
             carry::advance_path(e, tick_hz);
         }
     }
-    for id in 0..world.entities.len() {
+    // Dispatch on the entity's own kind (its spec's, [`Entity::new`]), already in cache; only
+    // a crumbling block reads its spec (`back`).
+    for id in 0..world.entities.len().min(level.entities.len()) {
         let e = &mut world.entities[id];
         e.snapped = false;
         e.moved = DVec2::ZERO;
-        match level.entities.get(id) {
-            Some(EntitySpec::Platform { .. }) => {
-                out.squished |= carry::move_platform(world, level, id, &mut carried);
-            }
-            Some(EntitySpec::Saw { .. }) => {
+        match e.kind {
+            EntityKind::Platform => out.squished |= carry::move_platform(world, level, id, &mut carried),
+            EntityKind::Saw => {
                 e.moved = e.exact - e.pos;
                 e.pos = e.exact;
             }
-            Some(EntitySpec::Walker { .. }) => walker::step(e, level, tick_hz),
-            Some(EntitySpec::Crumble { back, .. }) => {
-                crumble::step(e, &world.player, *back, tick_hz);
+            EntityKind::Walker => walker::step(e, level, tick_hz),
+            EntityKind::Crumble => {
+                if let EntitySpec::Crumble { back, .. } = level.entities[id] {
+                    crumble::step(e, &world.player, back, tick_hz);
+                }
             }
-            Some(EntitySpec::Spring { .. }) => e.timer = e.timer.saturating_sub(1),
-            None => {}
+            EntityKind::Spring => e.timer = e.timer.saturating_sub(1),
         }
+    }
+    // Entities past the level's specs (none in a world built for its level) are only cleared.
+    for e in world.entities.iter_mut().skip(level.entities.len()) {
+        e.snapped = false;
+        e.moved = DVec2::ZERO;
     }
     if let Some(id) = world.riding {
         let e = &world.entities[id];

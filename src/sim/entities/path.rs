@@ -90,19 +90,9 @@ impl Path {
     }
 }
 
-/// `x` rounded to the nearest whole number, halves away from zero (as `f64::round`), without a
-/// libm call: exact for |x| < 2^63 (positions are far smaller).
-pub fn round_px(x: f64) -> f64 {
-    let t = (x as i64) as f64;
-    let f = x - t;
-    if f >= 0.5 {
-        t + 1.0
-    } else if f <= -0.5 {
-        t - 1.0
-    } else {
-        t
-    }
-}
+/// `x` rounded to the nearest whole number, halves away from zero (defined with the other
+/// libm-free roundings in [`crate::sim::collision`]).
+pub use crate::sim::collision::round_px;
 
 #[cfg(test)]
 mod tests {

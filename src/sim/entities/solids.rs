@@ -33,8 +33,10 @@ pub fn move_x(
     dx: f64,
 ) -> (f64, bool) {
     let (mut nx, mut hit) = collision::move_x(level, pos, size, dx);
+    // The overlap along the other axis first: false for nearly every entity, and it needs no
+    // look at the entity's kind (the tests are pure, so their order changes nothing else).
     for (i, e) in entities.iter().enumerate() {
-        if Some(i) == skip || !e.is_solid() || !spans_overlap(pos.y, size.y, e.pos.y, e.size.y) {
+        if !spans_overlap(pos.y, size.y, e.pos.y, e.size.y) || Some(i) == skip || !e.is_solid() {
             continue;
         }
         if dx > 0.0 && e.pos.x >= pos.x + size.x && e.pos.x < nx + size.x {
@@ -60,10 +62,10 @@ pub fn move_y(
 ) -> (f64, bool) {
     let (mut ny, mut hit) = collision::move_y(level, pos, size, dy, ignore_oneway);
     for (i, e) in entities.iter().enumerate() {
-        let blocks_down = e.is_solid() || (e.oneway && !ignore_oneway);
-        if Some(i) == skip || !spans_overlap(pos.x, size.x, e.pos.x, e.size.x) {
+        if !spans_overlap(pos.x, size.x, e.pos.x, e.size.x) || Some(i) == skip {
             continue;
         }
+        let blocks_down = e.is_solid() || (e.oneway && !ignore_oneway);
         if dy > 0.0 && blocks_down && e.pos.y >= pos.y + size.y && e.pos.y < ny + size.y {
             (ny, hit) = (e.pos.y - size.y, true);
         } else if dy < 0.0 && e.is_solid() && e.pos.y + e.size.y <= pos.y && e.pos.y + e.size.y > ny {
@@ -105,9 +107,11 @@ pub fn nudge_is_clear(
 /// The lowest-id platform or unbroken crumble whose top edge the box's bottom touches exactly
 /// while overlapping it in x (LAB.md's riding rule).
 pub fn standing_on(entities: &[Entity], pos: DVec2, size: DVec2) -> Option<usize> {
-    entities.iter().position(|e| {
-        e.rideable() && pos.y + size.y == e.pos.y && spans_overlap(pos.x, size.x, e.pos.x, e.size.x)
-    })
+    // The feet's height first: it rules out nearly every entity without a look at its kind.
+    let feet = pos.y + size.y;
+    entities
+        .iter()
+        .position(|e| feet == e.pos.y && spans_overlap(pos.x, size.x, e.pos.x, e.size.x) && e.rideable())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use super::Entity;
 use crate::level::{Level, TileKind};
 use crate::sim::EntityState;
-use crate::sim::collision::{overlaps_solid, tile, tile_ceil};
+use crate::sim::collision::{tile, tile_ceil};
 use glam::DVec2;
 
 /// One tick of a walker. A defeated walker stays where it is.
@@ -17,11 +17,7 @@ pub fn step(e: &mut Entity, level: &Level, tick_hz: u32) {
     }
     let dx = e.speed / f64::from(tick_hz);
     let next = DVec2::new(e.pos.x + dx, e.pos.y);
-    let blocked = next.x < 0.0
-        || next.x + e.size.x > level.size_px().x
-        || overlaps_solid(level, next, e.size)
-        || ledge(level, next, e.size, dx > 0.0);
-    if blocked {
+    if blocked(level, next, e.size, dx > 0.0) {
         e.speed = -e.speed;
         e.facing_left = e.speed < 0.0;
         return;
@@ -32,11 +28,27 @@ pub fn step(e: &mut Entity, level: &Level, tick_hz: u32) {
     e.clock += 1;
 }
 
-/// True when the leading bottom corner of the box at `pos` has nothing to stand on below it.
-fn ledge(level: &Level, pos: DVec2, size: DVec2, right: bool) -> bool {
-    let col = if right { tile_ceil(pos.x + size.x) - 1 } else { tile(pos.x) };
-    let row = tile(pos.y + size.y);
-    !matches!(level.kind_at(col, row), TileKind::Solid | TileKind::OneWay)
+/// True when the box at `pos` cannot be walked into: it leaves the level's sides, overlaps a
+/// solid tile ([`crate::sim::collision::overlaps_solid`]'s test), or its leading bottom corner (right when `right`)
+/// has nothing to stand on below it (no solid or one-way tile). The tile columns and rows are
+/// worked out once for both tile tests (the ledge's column is the box's first or last one).
+fn blocked(level: &Level, pos: DVec2, size: DVec2, right: bool) -> bool {
+    let far = pos.x + size.x;
+    if pos.x < 0.0 || far > level.size_px().x {
+        return true;
+    }
+    let (c0, c1) = (tile(pos.x), tile_ceil(far).saturating_sub(1));
+    let bottom = pos.y + size.y;
+    let (r0, r1) = (tile(pos.y), tile_ceil(bottom).saturating_sub(1));
+    for ty in r0..=r1 {
+        for tx in c0..=c1 {
+            if level.kind_at(tx, ty) == TileKind::Solid {
+                return true;
+            }
+        }
+    }
+    let col = if right { c1 } else { c0 };
+    !matches!(level.kind_at(col, tile(bottom)), TileKind::Solid | TileKind::OneWay)
 }
 
 #[cfg(test)]

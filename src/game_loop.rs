@@ -10,8 +10,10 @@
 //! tools"); the latch counts ticks of either kind, so events keep their tick whichever way
 //! time runs.
 
+mod look;
 mod time_tools;
 
+use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
 use crate::level::Level;
@@ -55,7 +57,8 @@ pub struct FrameStats {
     pub player: PlayerState,
     /// The interpolated (drawn) player position, hitbox top-left, pixels.
     pub drawn: Point,
-    /// The camera centre after the frame, pixels.
+    /// The camera centre drawn by the frame (before the shake): `lerp(previous tick's,
+    /// current tick's, alpha)`, pixels.
     pub camera: Point,
     /// Input events applied by this frame's ticks.
     pub events_consumed: u32,
@@ -228,6 +231,15 @@ pub struct Loop {
     /// only for a lab run whose report is the summary alone and that nothing draws,
     /// [`Loop::set_presenting`]).
     presenting: bool,
+    /// What the cosmetic layer draws ([`Loop::set_cosmetic_settings`]).
+    cosmetic_settings: CosmeticSettings,
+    /// Dust, bursts, squash, shake, flashes and fades after the current tick
+    /// ([`crate::cosmetic`]; stepped only while presenting).
+    cosmetic: Cosmetic,
+    /// The cosmetic layer as the last frame drew it.
+    cosmetic_draw: CosmeticDraw,
+    /// The camera and cosmetic state kept beside every world state of `history`.
+    look_history: look::LookHistory,
 }
 
 impl Loop {
@@ -242,6 +254,9 @@ impl Loop {
         let camera = Camera::new(&level, level.spawn, HITBOX);
         let mut history = Rewind::new(config.tick_hz);
         history.record(&world, true);
+        let cosmetic = Cosmetic::level_start(&world, config.tick_hz);
+        let mut look_history = look::LookHistory::new(history.capacity());
+        look_history.record(look::Look { camera: camera.state(), cosmetic: cosmetic.clone() });
         Ok(Loop {
             config,
             stepper,
@@ -266,6 +281,10 @@ impl Loop {
             measure_ticks: false,
             record_entities: false,
             presenting: true,
+            cosmetic_settings: CosmeticSettings::default(),
+            cosmetic,
+            cosmetic_draw: CosmeticDraw::default(),
+            look_history,
         })
     }
 
@@ -312,9 +331,7 @@ impl Loop {
             self.bodies.entities(&self.world, alpha, hz, &mut self.drawn_entities);
             self.drawn_goal_angle =
                 lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
-            // The camera eases in game time, so at a reduced game speed it follows as slowly.
-            let dt_s = plan.game_ns as f64 / 1e9;
-            self.camera.follow(&self.level, self.drawn, HITBOX, dt_s);
+            self.draw_look(alpha);
         }
 
         let t = &mut self.totals;
@@ -361,7 +378,8 @@ impl Loop {
         let respawned = out.respawned;
         if self.presenting {
             self.bodies.after_tick(&self.world, respawned);
-            self.camera.after_tick(self.world.player.on_ground);
+            let p = &self.world.player;
+            self.camera.after_tick(&self.level, p.pos, HITBOX, p.on_ground, self.config.tick_hz);
         }
         if respawned {
             // The player's history was reset above (both ends on the new side: no streak);
@@ -370,6 +388,19 @@ impl Loop {
             if self.presenting {
                 self.camera.snap(&self.level, self.world.player.pos, HITBOX);
             }
+        }
+        let sounds = before.map_or(CueSet::EMPTY, |b| tick_cues(&b, &self.world, &out));
+        if self.presenting {
+            let wall_sliding = self.wall_sliding();
+            let facts = TickFacts {
+                world: &self.world,
+                level: &self.level,
+                out: &out,
+                cues: sounds,
+                wall_sliding,
+                tick_hz: self.config.tick_hz,
+            };
+            self.cosmetic.after_tick(&facts);
         }
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,
@@ -380,10 +411,12 @@ impl Loop {
             died: out.died,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
-            sounds: before.map_or(CueSet::EMPTY, |b| tick_cues(&b, &self.world, &out)),
+            sounds,
             input,
         });
         self.history.record(&self.world, respawned);
+        let look = self.look();
+        self.look_history.record(look);
         consumed
     }
 
@@ -411,6 +444,8 @@ impl Loop {
             self.bodies.entities(&self.world, 0.0, self.config.tick_hz, &mut self.drawn_entities);
             self.prev_tick = self.world.tick;
             self.camera.snap(&self.level, self.world.player.pos, HITBOX);
+            self.cosmetic = Cosmetic::quiet(&self.world);
+            self.draw_look(0.0);
         }
         self.presenting = on;
     }
@@ -450,19 +485,41 @@ impl Loop {
         &self.camera
     }
 
+    /// What the cosmetic layer draws (effects, shake, flashes; the settings menu, the lab's
+    /// `config effects|shake|flashes`). Read only when a frame is drawn: never by a tick.
+    pub fn set_cosmetic_settings(&mut self, settings: CosmeticSettings) {
+        self.cosmetic_settings = settings;
+    }
+
+    /// The cosmetic settings in force.
+    pub fn cosmetic_settings(&self) -> CosmeticSettings {
+        self.cosmetic_settings
+    }
+
     /// Turn camera easing off (reduced motion) or on.
     pub fn set_reduced_motion(&mut self, on: bool) {
         self.camera.reduced_motion = on;
     }
 
-    /// Snapshot for the renderer: interpolated player and goal angle, camera, level.
+    /// Snapshot for the renderer: interpolated player and goal angle, camera, shake, squash,
+    /// effects, level.
     pub fn view(&self) -> FrameView<'_> {
         let p = &self.world.player;
-        let pose = PlayerPose::of_motion(p.on_ground, p.vel, p.run_ticks, self.config.tick_hz);
+        let pose = PlayerPose::of_motion_and_wall(
+            p.on_ground,
+            p.vel,
+            p.run_ticks,
+            self.config.tick_hz,
+            self.wall_sliding(),
+        );
+        let look = &self.cosmetic_draw;
         FrameView {
             level: &self.level,
             camera: self.camera.centre,
+            shake: look.shake,
             player: PlayerDraw { pos: self.drawn, hitbox: HITBOX, facing_left: p.facing_left, pose },
+            player_scale: look.player_scale,
+            effects: &look.effects,
             reached: &self.world.reached,
             goal_angle: self.drawn_goal_angle,
             extra: &[],
@@ -511,6 +568,10 @@ impl Loop {
         self.camera.reduced_motion = reduced;
         self.level = level;
         self.history.restart(&self.world);
+        self.cosmetic = Cosmetic::level_start(&self.world, self.config.tick_hz);
+        self.draw_look(0.0);
+        let look = self.look();
+        self.look_history.restart(look);
     }
 
     /// Running totals.

@@ -12,6 +12,7 @@ pub mod app;
 pub mod assets;
 #[cfg(feature = "game")]
 pub mod audio;
+pub mod cosmetic;
 pub mod game_loop;
 pub mod input;
 pub mod lab;

@@ -37,6 +37,7 @@ fn test_level() -> Level {
         checkpoints: vec![],
         goal: None,
         entities: Vec::new(),
+        sky: ledge::level::Sky::default(),
     }
 }
 

@@ -10,7 +10,6 @@
 
 use super::{Loop, PlayerState, TickRecord};
 use crate::input::latch::TickInput;
-use crate::sim::HITBOX;
 use crate::sim::cues::CueSet;
 use crate::time::GameSpeed;
 
@@ -22,12 +21,11 @@ impl Loop {
         self.prev_tick = self.world.tick;
         let step = self.history.step_back(&mut self.world);
         self.bodies.after_tick(&self.world, false);
-        self.camera.after_tick(self.world.player.on_ground);
+        self.restore_look(step.jumped);
         if step.jumped {
             // Undoing a respawn or teleport: the history jumps, so nothing streaks across it.
             self.bodies.snap_all(&self.world);
             self.prev_tick = self.world.tick;
-            self.camera.snap(&self.level, self.world.player.pos, HITBOX);
         }
         self.totals.rewound_ticks += 1;
         self.ticks_this_frame.push(TickRecord {
@@ -59,8 +57,13 @@ impl Loop {
     /// Turned back on, it starts from the current state.
     pub fn set_rewind_history(&mut self, on: bool) {
         self.history.set_recording(on);
+        self.look_history.set_recording(on);
         if on && self.history.is_empty() {
             self.history.restart(&self.world);
+        }
+        if on && self.look_history.is_empty() {
+            let look = self.look();
+            self.look_history.restart(look);
         }
     }
 

@@ -113,6 +113,7 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
         gfx,
         spawn,
         checkpoints,
+        sky: super::Sky::default(),
         goal,
         entities: Vec::new(),
     })

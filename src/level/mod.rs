@@ -93,6 +93,49 @@ pub struct Level {
     /// `spring`, `saw` or `walker`, then a lab script's `entity` lines), in id order: the
     /// entity with id `i` is `entities[i]`.
     pub entities: Vec<EntitySpec>,
+    /// The parallax backdrop drawn behind the tiles (the map's string property `sky`;
+    /// [`Sky::Hills`] when it has none, and for inline maps).
+    pub sky: Sky,
+}
+
+/// A level's backdrop: three parallax layers behind the tiles (a sky gradient, a far layer, a
+/// near layer), chosen per map by its string property `sky` (README "Editing levels"). The
+/// art is `assets/sprites/skies.png`, written by `scripts/make-skies.py`; where each layer is
+/// drawn is [`crate::present::parallax`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Sky {
+    /// Day: a blue gradient, far blue hills, near green hills (`sky = "hills"`).
+    #[default]
+    Hills,
+    /// Afternoon: a warm gradient, far mountains, near pine trees (`sky = "forest"`).
+    Forest,
+    /// Underground: a dark gradient, far cave wall, near stalactites and pillars (`sky = "caves"`).
+    Caves,
+    /// High up: a pale gradient, far cloud banks, near drifting clouds (`sky = "tower"`).
+    Tower,
+    /// Evening: an orange-to-violet gradient, far ridges, near dark hills (`sky = "dusk"`).
+    Dusk,
+}
+
+impl Sky {
+    /// Every sky, in the order of their bands in `assets/sprites/skies.png`.
+    pub const ALL: [Sky; 5] = [Sky::Hills, Sky::Forest, Sky::Caves, Sky::Tower, Sky::Dusk];
+
+    /// The map property's value for this sky.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sky::Hills => "hills",
+            Sky::Forest => "forest",
+            Sky::Caves => "caves",
+            Sky::Tower => "tower",
+            Sky::Dusk => "dusk",
+        }
+    }
+
+    /// The sky named `name` (a map's `sky` property), `None` for an unknown name.
+    pub fn from_name(name: &str) -> Option<Sky> {
+        Sky::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
 /// A checkpoint: an area that, once touched, becomes where the player respawns.

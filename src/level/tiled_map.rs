@@ -123,6 +123,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         gfx,
         spawn: objects.spawn,
         checkpoints: objects.checkpoints,
+        sky: super::Sky::default(),
         goal: objects.goal,
         entities: objects.entities,
     };

@@ -138,8 +138,8 @@ pub fn entity_region(sprite: EntitySprite) -> AtlasRegion {
 /// Frames in the player's run cycle ([`PlayerPose::Run`] takes `0..RUN_FRAMES`).
 pub const RUN_FRAMES: u8 = 4;
 
-/// Player frames in the atlas: idle, run 0..4, jump, fall.
-pub const PLAYER_FRAMES: u32 = 3 + RUN_FRAMES as u32;
+/// Player frames in the atlas: idle, run 0..4, jump, fall, wall slide (8 x 18 px = the atlas width).
+pub const PLAYER_FRAMES: u32 = 4 + RUN_FRAMES as u32;
 
 /// A rectangle of the atlas, pixels: the inner cell, without its extruded border.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,7 +175,8 @@ pub fn tile_region(index: u32) -> AtlasRegion {
     }
 }
 
-/// Which player frame (0..[`PLAYER_FRAMES`]) draws `pose`: idle 0, run 1..=4, jump 5, fall 6.
+/// Which player frame (0..[`PLAYER_FRAMES`]) draws `pose`: idle 0, run 1..=4, jump 5, fall 6,
+/// wall slide 7.
 /// Run frames wrap modulo [`RUN_FRAMES`].
 pub fn player_frame(pose: PlayerPose) -> u32 {
     match pose {
@@ -183,6 +184,7 @@ pub fn player_frame(pose: PlayerPose) -> u32 {
         PlayerPose::Run(frame) => 1 + u32::from(frame % RUN_FRAMES),
         PlayerPose::Jump => 1 + u32::from(RUN_FRAMES),
         PlayerPose::Fall => 2 + u32::from(RUN_FRAMES),
+        PlayerPose::WallSlide => 3 + u32::from(RUN_FRAMES),
     }
 }
 
@@ -207,7 +209,7 @@ mod tests {
     }
 
     fn all_poses() -> Vec<PlayerPose> {
-        let mut poses = vec![PlayerPose::Idle, PlayerPose::Jump, PlayerPose::Fall];
+        let mut poses = vec![PlayerPose::Idle, PlayerPose::Jump, PlayerPose::Fall, PlayerPose::WallSlide];
         poses.extend((0..RUN_FRAMES).map(PlayerPose::Run));
         poses
     }

@@ -1,21 +1,27 @@
-//! The camera: follows the *interpolated* player in the same render frame.
+//! The camera: a body of its own on the fixed tick, drawn at `lerp(previous, current, alpha)`.
 //!
-//! Clock: render frame. It reads the drawn (interpolated) position after the frame's ticks, so
-//! camera and player never jitter against each other (seed 001: "cameras that follow an
-//! interpolated object must read the interpolated position"; avian#211, godot PR#76252).
+//! Clock: fixed tick. [`Camera::after_tick`] advances it once per tick (forward) from the
+//! tick's player state — the dead zone, platform snapping, easing (in ticks), margins and level
+//! clamp are all computed there — and a frame only blends the previous and current tick's
+//! centres with its one alpha ([`Camera::draw`]), exactly as every body is drawn. So what a frame
+//! shows of the camera is a pure function of the ticks run so far and alpha (LAB.md Version 3):
+//! a 240 Hz display and a 30 Hz one show the same view at the same (tick, alpha), which a
+//! frame-clock camera cannot (Godot #95869: Camera2D smoothing runs faster above 60 Hz). A
+//! rewind tick restores the state kept after the tick it goes back to ([`Camera::restore`]).
 //!
 //! Horizontal: a dead zone ([`DEAD_ZONE_X`]) with no smoothing — at constant speed the offset
 //! between camera and player is constant. Vertical: platform snapping — the camera's target
 //! height changes when the player lands on a new height (not on every jump), and eases there;
 //! it also follows at once when the player leaves the vertical margin (long falls). While the
-//! player stands on the ground at both ticks a frame blends (riding a lift, say), the camera is
-//! carried by the drawn feet's motion since the last frame, as the platform carries its rider:
-//! the rider stands still on screen and only a gap left by a landing eases. Both axes
-//! clamp to the level bounds (a level narrower than the view is centred, a shorter one
-//! bottom-aligned). Reduced motion
-//! removes the easing.
+//! player stands on the ground at both ends of a tick (riding a lift, say), the camera is
+//! carried by the feet's motion in that tick, as the platform carries its rider: blended with
+//! the same alpha as the rider, the rider stands still on screen by construction, and only a
+//! gap left by a landing eases. Both axes clamp to the level bounds (a level narrower than the
+//! view is centred, a shorter one bottom-aligned); a blend of two clamped centres stays inside
+//! the bounds. Reduced motion removes the easing.
 
 use crate::level::Level;
+use crate::present::interp::lerp;
 use crate::present::view::VIEW_SIZE;
 use glam::DVec2;
 
@@ -30,95 +36,45 @@ pub const FEET_BELOW_CENTRE: f64 = 40.0;
 /// follows at once, pixels.
 pub const MARGIN_Y: f64 = 64.0;
 
-/// Easing rate toward a new platform height, 1/s: the gap shrinks by e every 1/8 s.
+/// Easing rate toward a new platform height, 1/s of game time: the gap shrinks by e every
+/// 1/8 s. Applied per tick as the factor `1 − exp(−EASE_RATE / tick_hz)` (the exact
+/// discretisation of `dy/dt = −EASE_RATE · y`, so the tick rate does not change the curve).
 pub const EASE_RATE: f64 = 8.0;
 
-/// Camera state: centre of the view in level pixels.
+/// The camera after one tick: what the rewind history keeps, and one end of a frame's blend.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Camera {
-    /// Centre of the visible area, level pixels.
+pub struct CameraState {
+    /// Centre of the visible area, level pixels, clamped into the level.
     pub centre: DVec2,
     /// The centre's y before the level clamp, pixels: the easing, the carry and the margins
     /// move it, and `centre.y` is it clamped into the level. Kept apart so that a stretch held
     /// at the level's edge leaves no lag behind when the view leaves the edge.
     free_y: f64,
+    /// The height the camera eases to: the feet of the last ground the player stood on, minus
+    /// [`FEET_BELOW_CENTRE`], pixels.
     target_y: f64,
-    /// The player's on-ground flag after the previous tick and after the current one (see
-    /// [`Camera::after_tick`]). A camera made at a reset (level load, respawn, snap) has seen
-    /// no tick: it starts as `[true, true]`, the reset state counted as standing, as a spawn
-    /// does (its flag is only set by the first tick), so a spawn on a moving platform is
+    /// The player stood on something after this tick. A state made at a reset (level load,
+    /// respawn, snap) counts as standing, as a spawn does, so a spawn on a moving platform is
     /// carried from the first tick on.
-    ground: [bool; 2],
-    /// The drawn feet's y of the last frame when that frame blended two grounded ticks, pixels.
-    carried_feet: Option<f64>,
-    /// No easing (reduced-motion option).
-    pub reduced_motion: bool,
+    on_ground: bool,
+    /// The player's feet (hitbox bottom) after this tick, pixels.
+    feet: f64,
 }
 
-impl Camera {
-    /// A camera centred on a player whose hitbox top-left is `player` with size `hitbox`.
-    pub fn new(level: &Level, player: DVec2, hitbox: DVec2) -> Self {
+impl CameraState {
+    /// Centred on a player whose hitbox top-left is `player` with size `hitbox`, clamped.
+    fn on(level: &Level, player: DVec2, hitbox: DVec2) -> Self {
         let feet = player.y + hitbox.y;
-        let mut c = Camera {
-            centre: DVec2::new(player.x + hitbox.x / 2.0, feet - FEET_BELOW_CENTRE),
-            free_y: feet - FEET_BELOW_CENTRE,
-            target_y: feet - FEET_BELOW_CENTRE,
-            ground: [true; 2],
-            carried_feet: None,
-            reduced_motion: false,
+        let y = feet - FEET_BELOW_CENTRE;
+        let mut s = CameraState {
+            centre: DVec2::new(player.x + hitbox.x / 2.0, y),
+            free_y: y,
+            target_y: y,
+            on_ground: true,
+            feet,
         };
-        c.clamp(level);
-        c
-    }
-
-    /// Jump straight to the player (respawn, level load): no easing, no dead-zone lag.
-    pub fn snap(&mut self, level: &Level, player: DVec2, hitbox: DVec2) {
-        let reduced = self.reduced_motion;
-        *self = Camera::new(level, player, hitbox);
-        self.reduced_motion = reduced;
-    }
-
-    /// Note the player's discrete on-ground flag after a tick (forward or rewound); frames then
-    /// blend the previous tick's state into this one.
-    pub fn after_tick(&mut self, on_ground: bool) {
-        self.ground = [self.ground[1], on_ground];
-    }
-
-    /// Follow the interpolated player (`drawn`, hitbox top-left) for a frame of `dt` seconds
-    /// (game seconds: the easing runs on them).
-    pub fn follow(&mut self, level: &Level, drawn: DVec2, hitbox: DVec2, dt: f64) {
-        let cx = drawn.x + hitbox.x / 2.0;
-        if cx > self.centre.x + DEAD_ZONE_X {
-            self.centre.x = cx - DEAD_ZONE_X;
-        } else if cx < self.centre.x - DEAD_ZONE_X {
-            self.centre.x = cx + DEAD_ZONE_X;
-        }
-        let feet = drawn.y + hitbox.y;
-        // Standing through the whole blended span: the ground itself moved the feet (a lift, a
-        // reversing platform; 0 on tiles), so the view moves with them, exactly.
-        let carried = self.ground == [true, true];
-        if let (true, Some(last)) = (carried, self.carried_feet) {
-            self.free_y += feet - last;
-        }
-        self.carried_feet = carried.then_some(feet);
-        if self.ground[1] {
-            self.target_y = feet - FEET_BELOW_CENTRE;
-        }
-        if self.reduced_motion {
-            self.free_y = self.target_y;
-        } else {
-            self.free_y += (self.target_y - self.free_y) * (1.0 - (-EASE_RATE * dt.max(0.0)).exp());
-        }
-        // Never let the player leave the vertical margins.
-        let half = VIEW_SIZE.y / 2.0;
-        let top = self.free_y - half + MARGIN_Y;
-        let bottom = self.free_y + half - MARGIN_Y;
-        if drawn.y < top {
-            self.free_y -= top - drawn.y;
-        } else if feet > bottom {
-            self.free_y += feet - bottom;
-        }
-        self.clamp(level);
+        s.clamp(level);
+        s
     }
 
     /// Keep the view inside the level. A level narrower than the view is centred; one shorter
@@ -133,6 +89,94 @@ impl Camera {
     }
 }
 
+/// The camera: the previous and current tick's [`CameraState`], and the centre last drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// The state after the previous tick (equal to `curr` right after a reset).
+    prev: CameraState,
+    /// The state after the current tick.
+    curr: CameraState,
+    /// The centre as last drawn: `lerp(prev.centre, curr.centre, alpha)`, level pixels.
+    pub centre: DVec2,
+    /// No easing (reduced-motion option).
+    pub reduced_motion: bool,
+}
+
+impl Camera {
+    /// A camera centred on a player whose hitbox top-left is `player` with size `hitbox`.
+    pub fn new(level: &Level, player: DVec2, hitbox: DVec2) -> Self {
+        let s = CameraState::on(level, player, hitbox);
+        Camera { prev: s, curr: s, centre: s.centre, reduced_motion: false }
+    }
+
+    /// Jump straight to the player (respawn, level load, teleport): no easing, no dead-zone
+    /// lag, nothing to blend from.
+    pub fn snap(&mut self, level: &Level, player: DVec2, hitbox: DVec2) {
+        let reduced = self.reduced_motion;
+        *self = Camera::new(level, player, hitbox);
+        self.reduced_motion = reduced;
+    }
+
+    /// Advance one forward tick after which the player's hitbox top-left is `player` (size
+    /// `hitbox`), standing or not (`on_ground`), at `tick_hz` ticks a second.
+    pub fn after_tick(&mut self, level: &Level, player: DVec2, hitbox: DVec2, on_ground: bool, tick_hz: u32) {
+        self.prev = self.curr;
+        let s = &mut self.curr;
+        let cx = player.x + hitbox.x / 2.0;
+        if cx > s.centre.x + DEAD_ZONE_X {
+            s.centre.x = cx - DEAD_ZONE_X;
+        } else if cx < s.centre.x - DEAD_ZONE_X {
+            s.centre.x = cx + DEAD_ZONE_X;
+        }
+        let feet = player.y + hitbox.y;
+        // Standing at both ends of the tick: the ground itself moved the feet (a lift, a
+        // reversing platform; 0 on tiles), so the view moves with them, exactly.
+        if s.on_ground && on_ground {
+            s.free_y += feet - s.feet;
+        }
+        s.on_ground = on_ground;
+        s.feet = feet;
+        if on_ground {
+            s.target_y = feet - FEET_BELOW_CENTRE;
+        }
+        if self.reduced_motion {
+            s.free_y = s.target_y;
+        } else {
+            let k = 1.0 - (-EASE_RATE / f64::from(tick_hz.max(1))).exp();
+            s.free_y += (s.target_y - s.free_y) * k;
+        }
+        // Never let the player leave the vertical margins.
+        let half = VIEW_SIZE.y / 2.0;
+        let top = s.free_y - half + MARGIN_Y;
+        let bottom = s.free_y + half - MARGIN_Y;
+        if player.y < top {
+            s.free_y -= top - player.y;
+        } else if feet > bottom {
+            s.free_y += feet - bottom;
+        }
+        s.clamp(level);
+    }
+
+    /// The state after the current tick: what the rewind history keeps.
+    pub fn state(&self) -> CameraState {
+        self.curr
+    }
+
+    /// A rewind tick went back to a tick after which the camera was `kept`: blend from where
+    /// it is now to there (a motion backwards, like every body), or, when the step crossed a
+    /// reset (`jumped`), snap there.
+    pub fn restore(&mut self, kept: CameraState, jumped: bool) {
+        self.prev = if jumped { kept } else { self.curr };
+        self.curr = kept;
+    }
+
+    /// Draw the frame: the centre at `lerp(previous, current, alpha)` ([`Camera::centre`]).
+    pub fn draw(&mut self, alpha: f64) -> DVec2 {
+        self.centre = lerp(self.prev.centre, self.curr.centre, alpha);
+        self.centre
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,10 +184,11 @@ mod tests {
 
     const HB: DVec2 = crate::level::HITBOX;
 
-    /// One 60 Hz tick after which the player is at `p`, `grounded`, and one frame drawing it.
+    /// One 60 Hz tick after which the player is at `p`, `grounded`, and a frame drawing it at
+    /// alpha 1 (the current tick's state).
     fn tick_and_follow(c: &mut Camera, l: &Level, p: DVec2, grounded: bool) {
-        c.after_tick(grounded);
-        c.follow(l, p, HB, 1.0 / 60.0);
+        c.after_tick(l, p, HB, grounded, 60);
+        c.draw(1.0);
     }
 
     /// A level 200 x 60 tiles (3200 x 960 px), large enough that no clamp applies mid-level.
@@ -197,8 +242,13 @@ mod tests {
     #[test]
     fn clamps_to_level_bounds_and_bottom_aligns_short_levels() {
         let l = big();
-        let c = Camera::new(&l, DVec2::new(0.0, 0.0), HB);
+        let mut c = Camera::new(&l, DVec2::new(0.0, 0.0), HB);
         assert_eq!(c.centre, VIEW_SIZE / 2.0);
+        // Far outside on every side: the blend of two clamped states stays clamped.
+        c.after_tick(&l, DVec2::new(-900.0, -900.0), HB, false, 60);
+        for a in [0.0, 0.3, 0.99] {
+            assert_eq!(c.draw(a), VIEW_SIZE / 2.0);
+        }
         let small = parse_ascii(&["P....".to_string(), "#####".to_string()], 1).unwrap();
         let c = Camera::new(&small, small.spawn, HB);
         assert_eq!(c.centre, DVec2::new(40.0, 32.0 - 180.0));
@@ -213,12 +263,12 @@ mod tests {
             let t = frame as f64 * 60.0 / 144.0;
             while tick < t.floor() as u32 {
                 tick += 1;
-                c.after_tick(true);
+                c.after_tick(l, DVec2::new(1600.0, y_at(tick)), HB, true, 60);
             }
             let alpha = t - t.floor();
             let y = if tick == 0 { y_at(0) } else { y_at(tick - 1) + (y_at(tick) - y_at(tick - 1)) * alpha };
-            c.follow(l, DVec2::new(1600.0, y), HB, 1.0 / 144.0);
-            frames.push((y, c.centre.y));
+            let drawn = c.draw(if tick == 0 { 0.0 } else { alpha });
+            frames.push((y, drawn.y));
         }
         frames
     }
@@ -237,6 +287,8 @@ mod tests {
         for reduced in [false, true] {
             let mut c = Camera::new(&l, DVec2::new(1600.0, 480.0 - 48.0), HB);
             c.reduced_motion = reduced;
+            // airborne 48 px above the lift (a standing player cannot drop 48 px in a tick)
+            c.after_tick(&l, DVec2::new(1600.0, 480.0 - 48.0), HB, false, 60);
             // lands 48 px lower onto the lift, which rises from tick 180 (3 s) on
             let frames = ride_at_144_hz(&mut c, &l, |tick| 480.0 - tick.saturating_sub(180) as f64);
             let screen: Vec<f64> = frames.iter().map(|(y, cy)| y - cy).collect();
@@ -267,5 +319,28 @@ mod tests {
         assert!(free.len() > 400, "the view never left the level's edge");
         let moved = spread(&free);
         assert!(moved < 1e-6, "the rider moved {moved} px on screen after the view left the edge");
+    }
+
+    /// The drawn centre is the straight line between the two ticks' centres, whatever alpha a
+    /// frame brings; a rewind blends back to the kept state, and one across a reset snaps.
+    #[test]
+    fn frames_blend_two_tick_states_and_a_rewind_restores_one() {
+        let l = big();
+        let mut c = Camera::new(&l, DVec2::new(1600.0, 480.0), HB);
+        let kept = c.state();
+        for i in 1..=20 {
+            c.after_tick(&l, DVec2::new(1600.0 + 6.0 * i as f64, 480.0 - 3.0 * i as f64), HB, false, 60);
+        }
+        let before = c.state();
+        c.after_tick(&l, DVec2::new(1730.0, 400.0), HB, false, 60);
+        let after = c.state();
+        for a in [0.0, 0.25, 0.5, 0.9] {
+            assert_eq!(c.draw(a), lerp(before.centre, after.centre, a));
+        }
+        c.restore(before, false);
+        assert_eq!(c.draw(0.0), after.centre, "a rewind tick blends from where it was");
+        assert_eq!(c.draw(1.0), before.centre);
+        c.restore(kept, true);
+        assert_eq!(c.draw(0.3), kept.centre, "across a reset: snapped");
     }
 }

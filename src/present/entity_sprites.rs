@@ -210,6 +210,7 @@ mod tests {
             checkpoints: vec![],
             goal: None,
             entities,
+            sky: crate::level::Sky::default(),
         }
     }
 

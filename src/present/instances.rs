@@ -193,6 +193,7 @@ mod tests {
             checkpoints: vec![],
             goal: None,
             entities: Vec::new(),
+            sky: crate::level::Sky::default(),
         }
     }
 

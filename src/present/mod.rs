@@ -17,6 +17,7 @@
 //! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`pan`]: the title screen's camera, panning across a level;
+//! - [`parallax`]: where the backdrop's three layers are drawn, from the drawn view;
 //! - [`stress`]: the `--stress` sprites;
 //! - [`ride_stats`]: how steady a rider is drawn on its platform and on screen (`--stats`);
 //! - [`surface_state`]: the window surface's size rules and acquire state machine;
@@ -33,6 +34,7 @@ pub mod instances;
 pub mod interp;
 pub mod letterbox;
 pub mod pan;
+pub mod parallax;
 pub mod ride_stats;
 pub mod spin;
 pub mod stress;

@@ -141,6 +141,9 @@ mod tests {
         FrameView {
             level,
             camera: DVec2::new(camera_x, 180.0),
+            shake: DVec2::ZERO,
+            player_scale: DVec2::ONE,
+            effects: &[],
             player: PlayerDraw {
                 pos: DVec2::new(player_x, 76.0),
                 hitbox: DVec2::new(12.0, 24.0),

@@ -25,6 +25,8 @@ pub enum PlayerPose {
     Jump,
     /// Airborne and falling.
     Fall,
+    /// Sliding down a wall (airborne, pressed against it, falling at the wall-slide speed).
+    WallSlide,
 }
 
 impl PlayerPose {
@@ -33,7 +35,21 @@ impl PlayerPose {
     /// otherwise, the 4-frame run cycle while moving on the ground (10 frames a second of game
     /// time: 6 ticks a frame at 60 Hz), idle otherwise.
     pub fn of_motion(on_ground: bool, vel: DVec2, run_ticks: u32, tick_hz: u32) -> PlayerPose {
-        if !on_ground {
+        Self::of_motion_and_wall(on_ground, vel, run_ticks, tick_hz, false)
+    }
+
+    /// [`PlayerPose::of_motion`], and [`PlayerPose::WallSlide`] when `wall_sliding` (the tick
+    /// ended in a wall slide, [`crate::sim::Player::wall_sliding`]) and the player is falling.
+    pub fn of_motion_and_wall(
+        on_ground: bool,
+        vel: DVec2,
+        run_ticks: u32,
+        tick_hz: u32,
+        wall_sliding: bool,
+    ) -> PlayerPose {
+        if !on_ground && wall_sliding && vel.y > 0.0 {
+            PlayerPose::WallSlide
+        } else if !on_ground {
             if vel.y < 0.0 { PlayerPose::Jump } else { PlayerPose::Fall }
         } else if vel.x != 0.0 {
             let ticks_per_frame = (tick_hz / 10).max(1);
@@ -85,15 +101,79 @@ pub struct EntityDraw {
     pub frame: u32,
 }
 
+/// What a cosmetic item ([`EffectDraw`]) is: picks its colour and how it is drawn. The lab
+/// report's `effects[].kind` is [`EffectKind::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EffectKind {
+    /// A dust puff: at a jump start, a landing, under a wall slide.
+    Dust,
+    /// One orb of a death burst (out from where the player died) or of a respawn (in to where
+    /// the player appears).
+    Burst,
+    /// A chip of a crumbling block that broke.
+    Debris,
+    /// A spark of a checkpoint flag lighting.
+    Spark,
+    /// A puff at a spring launch or a walker stomp.
+    Puff,
+    /// A full-view flash (a death), drawn over everything; never more than 3 a second.
+    Flash,
+    /// A full-view fade from black (a level start, a respawn), drawn over everything.
+    Fade,
+}
+
+impl EffectKind {
+    /// The name in the lab report (`effects[].kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EffectKind::Dust => "dust",
+            EffectKind::Burst => "burst",
+            EffectKind::Debris => "debris",
+            EffectKind::Spark => "spark",
+            EffectKind::Puff => "puff",
+            EffectKind::Flash => "flash",
+            EffectKind::Fade => "fade",
+        }
+    }
+
+    /// Drawn over the whole view in screen space (a flash or a fade), not in the world.
+    pub fn is_overlay(self) -> bool {
+        matches!(self, EffectKind::Flash | EffectKind::Fade)
+    }
+}
+
+/// One cosmetic item as drawn this frame ([`crate::cosmetic`]): a square particle in the
+/// world, or a full-view overlay ([`EffectKind::is_overlay`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EffectDraw {
+    /// What it is.
+    pub kind: EffectKind,
+    /// Centre, level pixels: `lerp(prev, curr, alpha)` with the frame's one alpha (an overlay:
+    /// the view's centre).
+    pub pos: DVec2,
+    /// Edge length of the square, level pixels (an overlay: 0, it covers the view).
+    pub size: f64,
+    /// Opacity, 0..=1 (1 for particles, which shrink rather than fade).
+    pub opacity: f64,
+}
+
 /// Everything the renderer needs for one frame.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameView<'a> {
     /// The level being played (tiles are drawn from its `gfx` grid).
     pub level: &'a Level,
-    /// Camera centre in level pixels (the centre of [`VIEW_SIZE`]).
+    /// Camera centre in level pixels (the centre of [`VIEW_SIZE`]), before the screen shake.
     pub camera: DVec2,
+    /// The screen-shake offset, whole level pixels (0, 0 for none): the drawn view is centred
+    /// on `camera + shake`, and the parallax layers are placed from that drawn view.
+    pub shake: DVec2,
     /// The player.
     pub player: PlayerDraw,
+    /// The player sprite's squash-and-stretch factors (x, y), (1, 1) at rest: the sprite is
+    /// scaled about the middle of its bottom edge (the feet stay on the ground).
+    pub player_scale: DVec2,
+    /// Cosmetic items in draw order ([`crate::cosmetic`]): world particles, then overlays.
+    pub effects: &'a [EffectDraw],
     /// Checkpoints reached, by index into `level.checkpoints` (drawn lit). Discrete state from
     /// the current tick.
     pub reached: &'a [bool],
@@ -114,18 +194,30 @@ pub struct FrameView<'a> {
 
 impl<'a> FrameView<'a> {
     /// A still view of `level` centred on `camera` (level pixels) with `player` drawn: no
+    /// shake, squash or effects, no
     /// checkpoint lit, the goal upright, no extra sprites, entities or ghost (the title screen,
     /// screenshots, tests; set the other fields with `FrameView { entities, ..still }`).
     pub fn still(level: &'a Level, camera: DVec2, player: PlayerDraw) -> Self {
         FrameView {
             level,
             camera,
+            shake: DVec2::ZERO,
             player,
+            player_scale: DVec2::ONE,
+            effects: &[],
             reached: &[],
             goal_angle: 0.0,
             extra: &[],
             entities: &[],
             ghost: None,
         }
+    }
+}
+
+impl FrameView<'_> {
+    /// The top-left of the drawn area, level pixels: the camera centre plus the shake, minus
+    /// half the view (LAB.md Version 3's `view`).
+    pub fn view_top_left(&self) -> DVec2 {
+        self.camera + self.shake - VIEW_SIZE * 0.5
     }
 }

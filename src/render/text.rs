@@ -297,6 +297,7 @@ mod tests {
             checkpoints: vec![],
             goal: None,
             entities: Vec::new(),
+            sky: crate::level::Sky::default(),
         };
         let view = FrameView::still(
             &level,

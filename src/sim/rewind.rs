@@ -12,8 +12,9 @@
 //! (README "Time tools" has the measured memory per second and cost per tick; `benches/rewind.rs`).
 //!
 //! What a restore keeps (LAB.md): everything [`World::state_hash`] covers comes back as it was
-//! after that tick, except the `jumps` and `respawns` counters, which only ever count up (held
-//! input lives in the latch, outside the world, and is never rewound).
+//! after that tick; the `jumps`, `respawns` and `deaths` counters are statistics, not state
+//! (LAB.md Version 3: not in the hash), and keep counting what happened (held input lives in
+//! the latch, outside the world, and is never rewound).
 
 use super::World;
 use std::collections::VecDeque;
@@ -123,10 +124,10 @@ impl Rewind {
     }
 
     /// One rewind tick: drop the newest state and restore the one before it into `world`
-    /// (keeping `world`'s `jumps` and `respawns`). With one state left, that oldest state is
+    /// (keeping `world`'s `jumps`, `respawns` and `deaths`: statistics, not state). With one state left, that oldest state is
     /// restored again and kept, so the world stays there.
     pub fn step_back(&mut self, world: &mut World) -> StepBack {
-        let (jumps, respawns) = (world.jumps, world.respawns);
+        let (jumps, respawns, deaths) = (world.jumps, world.respawns, world.deaths);
         let mut step = StepBack { moved: false, jumped: false };
         if self.kept.len() >= 2 {
             let undone = self.kept.pop_back().expect("two or more held");
@@ -136,6 +137,7 @@ impl Rewind {
             world.clone_from(&back.world);
             world.jumps = jumps;
             world.respawns = respawns;
+            world.deaths = deaths;
         }
         step
     }
@@ -166,10 +168,11 @@ mod tests {
         let mut w = world(5);
         w.jumps = 99;
         w.respawns = 7;
+        w.deaths = 3;
         for want in [4, 3, 2] {
             assert_eq!(r.step_back(&mut w), StepBack { moved: true, jumped: false });
             let mut expected = world(want);
-            (expected.jumps, expected.respawns) = (99, 7);
+            (expected.jumps, expected.respawns, expected.deaths) = (99, 7, 3);
             assert_eq!(w, expected, "tick {want}: everything but the counters comes back");
         }
         assert_eq!(r.ticks_back(), 0);

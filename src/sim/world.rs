@@ -50,11 +50,12 @@ pub struct World {
     /// Checkpoints touched so far, by index. Touching one again does not move the respawn
     /// point back to it.
     pub reached: Vec<bool>,
-    /// Jumps started.
+    /// Jumps started. A statistic, not state: no tick reads it, [`World::state_hash`] leaves
+    /// it out and a rewind keeps counting (LAB.md Version 3's hash rule).
     pub jumps: u64,
-    /// Respawns (hazard deaths, falls and teleports).
+    /// Respawns (hazard deaths, falls and teleports). A statistic, like `jumps`.
     pub respawns: u64,
-    /// Deaths (hazard or falling out of the level).
+    /// Deaths (hazard or falling out of the level). A statistic, like `jumps`.
     pub deaths: u64,
     /// The goal was touched; the level is finished.
     pub level_complete: bool,
@@ -122,7 +123,8 @@ impl World {
         w
     }
 
-    /// A stable hash of every field a tick reads (see [`StableHasher`]).
+    /// A stable hash of every field a tick reads (see [`StableHasher`]): not the `jumps`,
+    /// `respawns` and `deaths` statistics (LAB.md Version 3's hash rule).
     pub fn state_hash(&self) -> u64 {
         let mut h = StableHasher::default();
         let p = &self.player;
@@ -141,9 +143,6 @@ impl World {
         for &r in &self.reached {
             h.bool(r);
         }
-        h.u64(self.jumps);
-        h.u64(self.respawns);
-        h.u64(self.deaths);
         h.bool(self.level_complete);
         entities::hash_into(&self.entities, self.riding, &mut h);
         h.finish()

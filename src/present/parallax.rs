@@ -1,0 +1,119 @@
+//! Parallax backdrop: where each of a level's three background layers is drawn, as a pure
+//! function of the drawn view.
+//!
+//! Clock: render frame, but nothing here keeps state: every offset is computed from the frame's
+//! drawn view (the interpolated camera plus the shake, [`super::view::FrameView::view_top_left`]),
+//! so the layers are never stepped on their own and two frames that show the same view show
+//! the same backdrop (LAB.md Version 3; Godot #91625 drew Parallax2D from a stale camera).
+//!
+//! Layers, back to front (LAB.md's `parallax[].layer`): the sky `gradient` (fixed to the
+//! view), the `far` layer (mountains, cave wall, cloud banks) and the `near` layer (hills,
+//! trees, pillars). The far and near art are [`LAYER_SIZE`] bands of
+//! `assets/sprites/skies.png` (one texel = one level pixel, as the tiles), repeated
+//! horizontally. Horizontally a layer moves `factor` times as far as the view; vertically the
+//! same factor applies around the level's bottom, where the layer's bottom edge sits on the
+//! view's bottom edge: climbing a tall level, the near hills sink out of view before the far
+//! ones, and above them there is only sky.
+
+use super::view::VIEW_SIZE;
+use glam::DVec2;
+
+/// One background layer: its report name and how far it moves with the view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParallaxLayer {
+    /// LAB.md's `parallax[].layer`: `gradient`, `far`, `near`.
+    pub name: &'static str,
+    /// How far the layer moves for one pixel of view motion: 0 stays fixed to the view, 1 would
+    /// move with the tiles. Tuned by eye: 0.2 and 0.45 read as far and near at 640 x 360.
+    pub factor: f64,
+}
+
+/// The layers, back to front.
+pub const LAYERS: [ParallaxLayer; 3] = [
+    ParallaxLayer { name: "gradient", factor: 0.0 },
+    ParallaxLayer { name: "far", factor: 0.2 },
+    ParallaxLayer { name: "near", factor: 0.45 },
+];
+
+/// Size of the far and near layers' art, level pixels (width, height): one copy; the layer
+/// repeats every `LAYER_SIZE.x` pixels. The gradient covers the whole view ([`VIEW_SIZE`]).
+pub const LAYER_SIZE: DVec2 = DVec2::new(320.0, 180.0);
+
+/// Where one layer is drawn this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParallaxDraw {
+    /// Index into [`LAYERS`].
+    pub layer: usize,
+    /// Top-left of the layer's copy 0, view pixels (0, 0 is the drawn view's top-left): the
+    /// layer repeats every [`LAYER_SIZE`].x pixels both ways, so the copies that cover the view
+    /// start at [`ParallaxDraw::first_copy_x`]. Not wrapped, so that it is a straight line in
+    /// the drawn view (and in alpha within a tick). The gradient's is (0, 0).
+    pub offset: DVec2,
+}
+
+impl ParallaxDraw {
+    /// The x of the leftmost copy that reaches into the view, view pixels, in
+    /// (−[`LAYER_SIZE`].x, 0].
+    pub fn first_copy_x(&self) -> f64 {
+        let x = -(-self.offset.x).rem_euclid(LAYER_SIZE.x);
+        if x == 0.0 { 0.0 } else { x }
+    }
+}
+
+/// Every layer's offset, back to front, for a drawn view whose top-left is `view_top_left` in
+/// a level `level_size` pixels big.
+pub fn layers(view_top_left: DVec2, level_size: DVec2) -> [ParallaxDraw; 3] {
+    // The view's top when it rests on the level's bottom (a level shorter than the view is
+    // drawn bottom-aligned, so this is negative there and the formula still holds).
+    let bottom_view_y = level_size.y - VIEW_SIZE.y;
+    std::array::from_fn(|i| {
+        let f = LAYERS[i].factor;
+        let offset = if f == 0.0 {
+            DVec2::ZERO
+        } else {
+            let y = (VIEW_SIZE.y - LAYER_SIZE.y) + f * (bottom_view_y - view_top_left.y);
+            DVec2::new(-view_top_left.x * f, y)
+        };
+        ParallaxDraw { layer: i, offset }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEVEL: DVec2 = DVec2::new(3200.0, 960.0);
+
+    #[test]
+    fn the_gradient_is_fixed_and_the_others_move_by_their_factor() {
+        let a = layers(DVec2::new(100.0, 600.0), LEVEL);
+        let b = layers(DVec2::new(110.0, 590.0), LEVEL);
+        assert_eq!(a[0].offset, DVec2::ZERO);
+        assert_eq!(b[0].offset, DVec2::ZERO);
+        for i in 1..3 {
+            let f = LAYERS[i].factor;
+            assert!((a[i].offset.x - b[i].offset.x - 10.0 * f).abs() < 1e-9, "layer {i} x");
+            assert!((b[i].offset.y - a[i].offset.y - 10.0 * f).abs() < 1e-9, "layer {i} y");
+        }
+    }
+
+    #[test]
+    fn at_the_levels_bottom_every_layer_rests_on_the_views_bottom_edge() {
+        let at_bottom = DVec2::new(0.0, LEVEL.y - VIEW_SIZE.y);
+        for d in &layers(at_bottom, LEVEL)[1..] {
+            assert_eq!(d.offset, DVec2::new(0.0, VIEW_SIZE.y - LAYER_SIZE.y));
+        }
+    }
+
+    #[test]
+    fn the_leftmost_copy_starts_at_or_left_of_the_view_edge() {
+        for x in [0.0, 1.0, 319.9, 1234.5, 99_999.0, -50.0] {
+            for d in &layers(DVec2::new(x, 0.0), LEVEL)[1..] {
+                let first = d.first_copy_x();
+                assert!(first <= 0.0 && first > -LAYER_SIZE.x, "x {x}: {d:?}");
+                let copies = (d.offset.x - first) / LAYER_SIZE.x;
+                assert!((copies - copies.round()).abs() < 1e-9, "x {x}: a whole number of copies away");
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //!
 //! Clock: none; it records what the scripted frames and ticks did.
 
-use crate::game_loop::{FrameStats, TickRecord, Totals};
+use crate::game_loop::{FrameStats, Point, TickRecord, Totals};
 use crate::time::StepperConfig;
 use serde::Serialize;
 
@@ -27,6 +27,75 @@ pub struct FrameReport {
     /// last tick); `None`, not written, without a `ghost` line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn_ghost: Option<Option<crate::game_loop::Point>>,
+    /// The top-left of the drawn area after the shake, level pixels (LAB.md Version 3).
+    pub view: Point,
+    /// The screen-shake offset, whole pixels (`0, 0`: none, or shake off).
+    pub shake: Point,
+    /// The player sprite's squash-and-stretch factors (`1, 1` at rest or with effects off).
+    pub player_scale: Point,
+    /// Every cosmetic item drawn, in draw order.
+    pub effects: Vec<EffectReport>,
+    /// Each background layer's drawn offset, back to front.
+    pub parallax: Vec<ParallaxReport>,
+}
+
+/// `frames[].effects[]`: `{"kind", "x", "y", "size", "opacity"}` — what it is, its centre
+/// (level pixels; an overlay's is the drawn view's centre), its edge length (pixels; 0 for an
+/// overlay, which covers the view) and its opacity (0..1).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct EffectReport {
+    /// [`crate::present::view::EffectKind::name`]: `dust`, `burst`, `debris`, `spark`, `puff`,
+    /// `flash`, `fade`.
+    pub kind: &'static str,
+    /// Centre x, pixels.
+    pub x: f64,
+    /// Centre y, pixels.
+    pub y: f64,
+    /// Edge length, pixels.
+    pub size: f64,
+    /// Opacity, 0..=1.
+    pub opacity: f64,
+}
+
+/// `frames[].parallax[]`: `{"layer", "x", "y"}` — the layer's name
+/// ([`crate::present::parallax::LAYERS`]) and the top-left of its copy 0, view pixels
+/// (unwrapped: the layer repeats every 320 px).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct ParallaxReport {
+    /// `gradient`, `far`, `near`.
+    pub layer: &'static str,
+    /// x, view pixels.
+    pub x: f64,
+    /// y, view pixels.
+    pub y: f64,
+}
+
+/// The Version 3 presentation fields of the loop's last frame: `view`, `shake`,
+/// `player_scale`, `effects`, `parallax`.
+pub fn look_of(lp: &crate::game_loop::Loop) -> (Point, Point, Point, Vec<EffectReport>, Vec<ParallaxReport>) {
+    let view = lp.view();
+    let d = lp.cosmetic_draw();
+    let effects = d
+        .effects
+        .iter()
+        .map(|e| EffectReport {
+            kind: e.kind.name(),
+            x: e.pos.x,
+            y: e.pos.y,
+            size: e.size,
+            opacity: e.opacity,
+        })
+        .collect();
+    let parallax = lp
+        .parallax()
+        .iter()
+        .map(|p| ParallaxReport {
+            layer: crate::present::parallax::LAYERS[p.layer].name,
+            x: p.offset.x,
+            y: p.offset.y,
+        })
+        .collect();
+    (view.view_top_left().into(), view.shake.into(), view.player_scale.into(), effects, parallax)
 }
 
 /// `frames[].drawn_entities[]`: `{"id", "x", "y"}`, the entity's drawn top-left, pixels.
@@ -76,6 +145,15 @@ pub struct ConfigEcho {
     /// `config game_speed F` as the script set it (the factor F in [0.5, 1]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game_speed: Option<f64>,
+    /// `config effects 0|1`, when the script set it (LAB.md Version 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<u32>,
+    /// `config shake 0|1|2`, when the script set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shake: Option<u32>,
+    /// `config flashes 0|1`, when the script set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flashes: Option<u32>,
     /// `--recut R` as given on the command line (`30`, `60`, `144`, `240`, `jitter:SEED`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recut: Option<String>,

@@ -8,6 +8,7 @@ use super::report::*;
 use super::script::{At, LevelSource, Script, Step, parse};
 use super::shots::ObserverError;
 use super::writer::format_ms;
+use crate::cosmetic::{CosmeticSettings, ShakeLevel};
 use crate::game_loop::{FrameStats, Loop, Point};
 use crate::input::InputEvent;
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
@@ -123,7 +124,7 @@ pub(crate) fn run_parsed(
     mut timeline: Option<&mut Timeline>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
-    let (mut lp, pause_on_focus_loss, game_speed) = build_loop(script, opts)?;
+    let (mut lp, pause_on_focus_loss, game_speed, cosmetic_echo) = build_loop(script, opts)?;
     lp.set_record_entities(!opts.summary_only);
     lp.set_presenting(!opts.summary_only || observe.is_some());
     let ghost = super::ghost::for_script(script.ghost.as_ref(), opts, lp.config().tick_hz)?;
@@ -196,12 +197,18 @@ pub(crate) fn run_parsed(
                         observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
                     }
                     if !opts.summary_only {
+                        let (view, shake, player_scale, effects, parallax) = look_of(&lp);
                         frames.push(FrameReport {
                             frame: frame_index,
                             stats: FrameStats { dt_ns: dt, ..f },
                             paused,
                             drawn_entities: DrawnEntity::of(&lp),
                             drawn_ghost: ghost.as_ref().map(|g| drawn_ghost(g, &lp, f.alpha)),
+                            view,
+                            shake,
+                            player_scale,
+                            effects,
+                            parallax,
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -225,7 +232,7 @@ pub(crate) fn run_parsed(
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
-        echo: ConfigEcho { game_speed, recut: None },
+        echo: ConfigEcho { game_speed, recut: None, ..cosmetic_echo },
         frames: (!opts.summary_only).then_some(frames),
         ticks: (!opts.summary_only).then_some(ticks),
         summary: SummaryReport {
@@ -247,8 +254,9 @@ fn drawn_ghost(g: &crate::present::ghost::GhostTrack, lp: &Loop, alpha: f64) -> 
 }
 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns
-/// `pause_on_focus_loss` and the `game_speed` factor when the script set one.
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>), LabError> {
+/// `pause_on_focus_loss`, the `game_speed` factor when the script set one, and the echo of its
+/// cosmetic settings (`effects`, `shake`, `flashes`).
+fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>, ConfigEcho), LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;
@@ -259,6 +267,8 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
     let mut reduced_motion = false;
     let mut pause_on_focus_loss = false;
     let mut game_speed = None;
+    let mut cosmetic = CosmeticSettings::default();
+    let mut cosmetic_echo = ConfigEcho::default();
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -286,6 +296,22 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
                 *slot = *v == 1.0;
                 Ok(())
             }
+            "effects" | "flashes" | "shake" => {
+                let most = if key == "shake" { 2 } else { 1 };
+                let n = whole(*v).ok().filter(|n| *n <= most).ok_or_else(|| {
+                    let range = if most == 2 { "0, 1 or 2" } else { "0 or 1" };
+                    fail(*line, format!("config {key} must be {range}, got {v}"))
+                })?;
+                match key.as_str() {
+                    "effects" => (cosmetic.effects, cosmetic_echo.effects) = (n == 1, Some(n)),
+                    "flashes" => (cosmetic.flashes, cosmetic_echo.flashes) = (n == 1, Some(n)),
+                    _ => {
+                        cosmetic.shake = ShakeLevel::from_index(n).expect("checked above");
+                        cosmetic_echo.shake = Some(n);
+                    }
+                }
+                Ok(())
+            }
             "game_speed" => {
                 let speed =
                     GameSpeed::from_factor(*v).map_err(|e| fail(*line, format!("config {key} {e}")))?;
@@ -296,7 +322,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
                 return Err(fail(
                     *line,
                     format!(
-                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed)"
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed, effects, shake, flashes)"
                     ),
                 ));
             }
@@ -328,8 +354,9 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
     level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
     lp.set_reduced_motion(reduced_motion);
+    lp.set_cosmetic_settings(cosmetic);
     if let Some((_, speed)) = game_speed {
         lp.set_game_speed(speed);
     }
-    Ok((lp, pause_on_focus_loss, game_speed.map(|(f, _)| f)))
+    Ok((lp, pause_on_focus_loss, game_speed.map(|(f, _)| f), cosmetic_echo))
 }

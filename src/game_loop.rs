@@ -1,4 +1,5 @@
-//! `Loop`: one frame = latch → stepper → ticks → interpolate → camera, with telemetry.
+//! `Loop`: one frame = latch → stepper → ticks (each followed by the camera's and the cosmetic
+//! layer's tick) → interpolate everything with the frame's one alpha, with telemetry.
 //!
 //! Clock: event loop / render frame on the outside (one [`Loop::frame`] call per frame, given
 //! the frame's time in monotonic nanoseconds), fixed tick inside (0..=max_steps calls of
@@ -483,17 +484,6 @@ impl Loop {
     /// The camera after the last frame.
     pub fn camera(&self) -> &Camera {
         &self.camera
-    }
-
-    /// What the cosmetic layer draws (effects, shake, flashes; the settings menu, the lab's
-    /// `config effects|shake|flashes`). Read only when a frame is drawn: never by a tick.
-    pub fn set_cosmetic_settings(&mut self, settings: CosmeticSettings) {
-        self.cosmetic_settings = settings;
-    }
-
-    /// The cosmetic settings in force.
-    pub fn cosmetic_settings(&self) -> CosmeticSettings {
-        self.cosmetic_settings
     }
 
     /// Turn camera easing off (reduced motion) or on.

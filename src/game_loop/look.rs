@@ -7,7 +7,7 @@
 //! hashed.
 
 use super::Loop;
-use crate::cosmetic::{Cosmetic, CosmeticDraw, ShakeLevel};
+use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, ShakeLevel};
 use crate::present::camera::CameraState;
 use crate::present::parallax::{self, ParallaxDraw};
 use crate::sim::tuning::seconds_to_ticks;
@@ -80,6 +80,17 @@ impl LookHistory {
 }
 
 impl Loop {
+    /// What the cosmetic layer draws (effects, shake, flashes; the settings menu, the lab's
+    /// `config effects|shake|flashes`). Read only when a frame is drawn: never by a tick.
+    pub fn set_cosmetic_settings(&mut self, settings: CosmeticSettings) {
+        self.cosmetic_settings = settings;
+    }
+
+    /// The cosmetic settings in force.
+    pub fn cosmetic_settings(&self) -> CosmeticSettings {
+        self.cosmetic_settings
+    }
+
     /// The picture after the current tick, for the history.
     pub(super) fn look(&self) -> Look {
         Look { camera: self.camera.state(), cosmetic: self.cosmetic.clone() }

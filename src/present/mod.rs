@@ -1,8 +1,9 @@
 //! Presentation, pure: what a frame shows, as plain data, with no GPU, window or font crate.
 //!
-//! Clock: render frame (the display's rate), except where a module says otherwise (`spin`'s
-//! angles and `stress`'s motion are functions of the fixed tick; `surface_state` runs on the
-//! event loop's resize events). The loop builds a [`view::FrameView`] snapshot after each
+//! Clock: render frame (the display's rate), except where a module says otherwise (the camera
+//! is stepped on the fixed tick and drawn with the frame's alpha; `spin`'s angles and
+//! `stress`'s motion are functions of the fixed tick; `surface_state` runs on the event loop's
+//! resize events). The loop builds a [`view::FrameView`] snapshot after each
 //! frame's ticks; everything here reads it or numbers like it and never writes the world:
 //!
 //! - [`view`]: the snapshot (interpolated player, camera, goal angle, extra sprites);
@@ -10,7 +11,8 @@
 //! - [`bodies`]: every drawn body's previous and current position, drawn through `interp`
 //!   ([`bodies::Track`], the one prev/curr blend: the world's bodies and the stress sprites);
 //! - [`ghost`]: a recorded run's player by tick, drawn beside the live one through `interp`;
-//! - [`camera`]: follows the interpolated player (dead zone, platform snapping, bounds);
+//! - [`camera`]: a body on the tick (dead zone, platform snapping, easing, bounds), drawn at
+//!   `lerp(prev, curr, alpha)`;
 //! - [`spin`]: tick → angle, and the short-way `lerp_angle`;
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
 //! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;

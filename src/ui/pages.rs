@@ -10,8 +10,8 @@
 use super::hud::{format_clock, truncate};
 use super::layout::{Layer, Screen, solid};
 use super::menu::{
-    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, key_label,
-    setting_rows,
+    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, changeable,
+    key_label, setting_rows,
 };
 use super::screens::{LevelResult, end_screen};
 use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
@@ -203,9 +203,18 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
     let (label, value) = match r {
         SettingRow::Master => ("Master volume".to_owned(), pct(s.volume.master)),
         SettingRow::Music => ("Music volume".to_owned(), pct(s.volume.music)),
-        SettingRow::Effects => ("Effects volume".to_owned(), pct(s.volume.effects)),
+        SettingRow::Effects => ("Sound effects".to_owned(), pct(s.volume.effects)),
         SettingRow::ReducedMotion => {
             ("Reduced motion".to_owned(), on_off(s.display.reduced_motion).to_owned())
+        }
+        // What the loop does: reduced motion forces the shake off (the choice is kept).
+        SettingRow::ScreenShake if s.display.reduced_motion => {
+            ("Screen shake".to_owned(), "off (reduced motion)".to_owned())
+        }
+        SettingRow::ScreenShake => ("Screen shake".to_owned(), s.display.screen_shake.label().to_owned()),
+        SettingRow::Flashes => ("Flashes".to_owned(), on_off(s.display.flashes).to_owned()),
+        SettingRow::VisualEffects => {
+            ("Visual effects".to_owned(), on_off(s.display.visual_effects).to_owned())
         }
         SettingRow::Vsync => ("Vsync".to_owned(), on_off(s.display.vsync).to_owned()),
         SettingRow::Fullscreen => ("Fullscreen".to_owned(), on_off(s.display.fullscreen).to_owned()),
@@ -240,7 +249,10 @@ pub fn settings(
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.04;
     centred(out, scr, "Settings", top, title, colors::TITLE);
-    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, ctx, capture))).collect();
+    let rows: Vec<Row> = setting_rows()
+        .into_iter()
+        .map(|r| Row { text: setting_text(r, ctx, capture), enabled: changeable(r, ctx.settings) })
+        .collect();
     let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4);
     if let Some(m) = msg {
         message(out, scr, m);

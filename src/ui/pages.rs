@@ -341,6 +341,33 @@ mod tests {
     }
 
     #[test]
+    fn the_cosmetic_rows_say_what_the_loop_does() {
+        let mut s = Settings::default();
+        s.display.screen_shake = crate::cosmetic::ShakeLevel::Half;
+        s.display.visual_effects = false;
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        let text = |r| setting_text(r, &ctx, None);
+        assert_eq!(text(SettingRow::Effects), "Sound effects     ◀ 100 % ▶");
+        assert_eq!(text(SettingRow::ScreenShake), "Screen shake      half");
+        assert_eq!(text(SettingRow::Flashes), "Flashes           on");
+        assert_eq!(text(SettingRow::VisualEffects), "Visual effects    off");
+        assert_eq!(text(SettingRow::Back), "Back", "no padding after a row without a value");
+        s.display.reduced_motion = true;
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        assert_eq!(
+            setting_text(SettingRow::ScreenShake, &ctx, None),
+            "Screen shake      off (reduced motion)"
+        );
+        // Drawn dimmed while locked (the cursor on the first row).
+        let mut out = Layer::default();
+        settings(&mut out, &Screen::new(1280, 720), &ctx, 0, None, None, None);
+        let shake = out.text.iter().find(|t| t.text.contains("Screen shake")).unwrap();
+        assert_eq!(shake.color, colors::DIM);
+        let flashes = out.text.iter().find(|t| t.text.contains("Flashes")).unwrap();
+        assert_eq!(flashes.color, colors::TEXT);
+    }
+
+    #[test]
     fn every_page_draws_its_words() {
         let scr = Screen::new(1280, 720);
         let s = Settings::default();

@@ -121,9 +121,9 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     x.xdo(&["key", "Down", "Down", "Return"]);
     sleep(600);
     shots.take(x, "settings");
-    // The keyboard's jump row: the 13th (3 volumes, 4 display rows, game speed, then left,
-    // right, up, down).
-    for _ in 0..12 {
+    // The keyboard's jump row: the 16th (3 volumes, reduced motion, screen shake, flashes,
+    // visual effects, 3 more display rows, game speed, then left, right, up, down).
+    for _ in 0..15 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);
@@ -188,7 +188,8 @@ fn title_level_select_pause_settings_rebind_and_saved_progress() {
     sleep(400);
     x.xdo(&["key", "Down", "Down", "Return"]);
     sleep(300);
-    x.xdo(&["key", "Down", "Down", "Down", "Down", "Return"]);
+    // Vsync: the 8th row (3 volumes, reduced motion and the 3 cosmetic rows above it).
+    x.xdo(&["key", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Return"]);
     sleep(500);
     x.xdo(&["key", "Escape", "Escape"]);
     sleep(500);

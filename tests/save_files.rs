@@ -7,6 +7,9 @@
 //! - a file cut off at *every* byte: either it reads as the whole file or it is caught, never
 //!   read as less than it held;
 //! - a second bad file is kept as `.bad-2`, the first one untouched;
+//! - a settings file from before the cosmetic keys (`screen_shake`, `flashes`,
+//!   `visual_effects`) loads with their defaults and no warning, and is not rewritten; a bad
+//!   `screen_shake` word is a bad file like any other;
 //! - a save folder that cannot be created (a path under a regular file): one warning, no
 //!   saving, no panic;
 //! - a read-only save folder with good files in it: one warning, the files still read, nothing
@@ -163,6 +166,37 @@ fn a_second_bad_file_is_kept_as_bad_2() {
     assert_eq!((w1.len(), w2.len()), (1, 1));
     assert_eq!(fs::read_to_string(dir.join("progress.toml.bad-1")).unwrap(), "version = 99\n");
     assert_eq!(fs::read_to_string(dir.join("progress.toml.bad-2")).unwrap(), "");
+}
+
+#[test]
+fn an_old_settings_file_loads_quietly_and_a_bad_shake_word_is_a_bad_file() {
+    let scratch = Scratch::new("cosmetic-keys");
+    let dir = scratch.path("save");
+    good_save(&dir);
+    let path = dir.join("settings.toml");
+    let new_keys = ["screen_shake", "flashes", "visual_effects"];
+    let old: String = custom_settings()
+        .to_text()
+        .lines()
+        .filter(|l| !new_keys.iter().any(|k| l.starts_with(k)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&path, &old).unwrap();
+    let (store, warnings) = Store::open(Some(&dir));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(store.settings(), &custom_settings(), "the defaults for the keys it lacks");
+    assert_eq!(store.settings().cosmetic(), ledge::cosmetic::CosmeticSettings::default());
+    assert_eq!(fs::read_to_string(&path).unwrap(), old, "not rewritten by loading");
+
+    let bad = custom_settings().to_text().replace("screen_shake = \"full\"", "screen_shake = \"wild\"");
+    fs::write(&path, &bad).unwrap();
+    let (store, warnings) = Store::open(Some(&dir));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let line = warnings[0].to_string();
+    assert!(line.contains("has a bad value") && line.contains("screen_shake = \"wild\""), "{line}");
+    assert!(line.contains("settings.toml.bad-1"), "{line}");
+    assert_eq!(store.settings(), &Settings::default(), "safe defaults");
+    assert_eq!(fs::read_to_string(dir.join("settings.toml.bad-1")).unwrap(), bad, "kept as it was");
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use super::session::Mode;
 use crate::ui::menu::{Context, Menu};
 use crate::ui::pages::{self, PageInfo};
-use crate::ui::{self, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
+use crate::ui::{self, Anchor, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
 
 /// The F3 overlay's inputs.
 #[derive(Clone, Copy, Debug)]
@@ -51,34 +51,48 @@ pub struct MenuUi<'a> {
 }
 
 /// Build `frame`'s UI for a `size` (width, height) pixel target into `out` (cleared first).
+///
+/// While paused with F3 on, the F3 panel moves from the top-right corner to the left, under
+/// the HUD (in the level-complete banner's place: that banner is left out then), and the menu
+/// page beside it keeps its title and list clear of it ([`crate::ui::centre_clear_of`]); the
+/// panel is drawn after the page, so the page's dimmer does not dim it.
 pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
     out.clear();
     let scr = Screen::new(size.0, size.1);
-    let page = |out: &mut Layer, m: &MenuUi<'_>| {
-        let info = PageInfo { t_s: m.t_s, tick_hz: frame.hud.tick_hz, results: frame.results };
+    let page = |out: &mut Layer, m: &MenuUi<'_>, keep_clear| {
+        let info = PageInfo { t_s: m.t_s, tick_hz: frame.hud.tick_hz, results: frame.results, keep_clear };
         pages::draw(out, &scr, m.menu, &m.ctx, &info);
     };
     match (frame.mode, &frame.menu) {
-        (Mode::Finished | Mode::Title, Some(m)) => return page(out, m),
+        (Mode::Finished | Mode::Title, Some(m)) => return page(out, m, None),
         (Mode::Finished, None) => {
             ui::end_screen(out, &scr, frame.results, frame.hud.tick_hz, "Play again");
             return;
         }
         _ => {}
     }
-    ui::hud(out, &scr, &frame.hud);
+    let hud = ui::hud(out, &scr, &frame.hud);
+    let paused = frame.mode == Mode::Paused;
+    let beside_menu = frame.f3.filter(|_| paused);
     // The last level's splits, for the first seconds of the next one.
     let hz = u64::from(frame.hud.tick_hz);
     if let Some(last) = frame.results.last().filter(|_| frame.hud.ticks < ui::splits::BANNER_SECONDS * hz) {
-        ui::level_complete(out, &scr, last, frame.hud.tick_hz);
+        if beside_menu.is_none() {
+            ui::level_complete(out, &scr, last, frame.hud.tick_hz);
+        }
     }
-    if let Some(f3) = &frame.f3 {
+    if let Some(f3) = frame.f3.filter(|_| !paused) {
         ui::telemetry_overlay(out, &scr, f3.telemetry, f3.shown, &f3.info);
     }
+    let anchor = Anchor::TopLeft { x: hud.x, y: hud.y + hud.h + 4.0 * scr.s };
+    let keep = beside_menu.map(|f3| ui::overlay_rect(&scr, f3.telemetry, f3.shown, &f3.info, anchor));
     match (frame.mode, &frame.menu) {
-        (Mode::Paused, Some(m)) => page(out, m),
-        (Mode::Paused, None) => ui::pause_screen(out, &scr),
+        (Mode::Paused, Some(m)) => page(out, m, keep),
+        (Mode::Paused, None) => ui::pause_screen(out, &scr, keep),
         _ => {}
+    }
+    if let Some(f3) = beside_menu {
+        ui::telemetry_overlay_at(out, &scr, f3.telemetry, f3.shown, &f3.info, anchor);
     }
 }
 
@@ -131,6 +145,91 @@ mod tests {
         assert!(paused.contains("Meadow") && paused.contains("F3 telemetry") && paused.contains("Paused"));
         let end = texts(&frame(Mode::Finished, Some(f3)));
         assert!(end.starts_with("You made it!") && !end.contains("F3 telemetry") && !end.contains("Meadow"));
+    }
+
+    /// A text item's box, window pixels (monospace: widths from character counts).
+    fn text_box(t: &crate::present::text::TextItem) -> ui::Rect {
+        use crate::present::text::{Align, LINE_HEIGHT, mono_width};
+        let chars = t.text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        let w = mono_width(chars, t.size);
+        let x = if t.align == Align::Center { t.x - w * 0.5 } else { t.x };
+        let h = t.text.lines().count().max(1) as f32 * t.size * LINE_HEIGHT;
+        ui::Rect { x, y: t.y, w, h }
+    }
+
+    fn overlaps(a: ui::Rect, b: ui::Rect) -> bool {
+        a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+    }
+
+    /// Paused with F3 on, at the window sizes the game is played at: nothing of the pause menu,
+    /// the settings page or the plain pause screen lies under the F3 panel, which stays in the
+    /// window, and nothing of either leaves the window.
+    #[test]
+    fn f3_and_the_pause_menus_stay_apart() {
+        use crate::game_loop::FrameStats;
+        use crate::ui::menu::Page;
+        let mut tel = Telemetry::default();
+        for i in 0..300 {
+            tel.push(FrameStats { dt_ns: (16 + i % 3) * 1_000_000, steps: 1, ..Default::default() });
+        }
+        let shown = tel.stats();
+        let info = OverlayInfo {
+            tick_hz: 60,
+            present_mode: "Fifo",
+            adapter: "llvmpipe (LLVM 15.0.7, 256 bits)",
+            vsync: true,
+            fps_cap: Some(60.0),
+            total_clamps: 0,
+            total_caps: 0,
+            sprites: 900,
+            stress: 0,
+        };
+        let f3 = F3 { telemetry: &tel, shown: &shown, info };
+        let mut settings = crate::save::Settings::default();
+        settings.display.reduced_motion = true; // the widest screen-shake value
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let split = crate::timer::Split { igt_ticks: 600, rta_ns: 1, best_ticks: None, rewound_ticks: 0 };
+        let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
+        for size in [(640, 360), (960, 540), (1280, 720), (1280, 800), (1920, 1080)] {
+            // The plain pause screen (no menus: the app always has them) is too wide to sit
+            // beside F3 in a window 640 pixels wide.
+            let plain = (size.0 > 640).then_some(None);
+            for page in [Some(Some(Page::Pause)), Some(Some(Page::Settings)), plain].into_iter().flatten() {
+                let menu = page.map(Menu::new);
+                let build_with = |f3| {
+                    let mut f = frame(Mode::Paused, f3);
+                    f.results = &results;
+                    f.hud.ticks = 30; // the level-complete banner's seconds
+                    f.menu = menu.as_ref().map(|menu| MenuUi { menu, ctx, t_s: 0.0 });
+                    let mut out = Layer::default();
+                    build(&mut out, size, &f);
+                    out
+                };
+                let (with, without) = (build_with(Some(f3)), build_with(None));
+                let ctx_s = format!("{size:?} {page:?}");
+                // F3 is drawn last: its items are the ones `without` lacks (less the banner).
+                let f3_quads = &with.quads[with.quads.len() - (with.quads.len() + 1 - without.quads.len())..];
+                let panel = f3_quads[0];
+                let panel = ui::Rect { x: panel.pos[0], y: panel.pos[1], w: panel.size[0], h: panel.size[1] };
+                assert!(with.text.iter().any(|t| t.text.starts_with("F3 telemetry")), "{ctx_s}");
+                let (w, h) = (size.0 as f32, size.1 as f32);
+                assert!(
+                    panel.x >= 0.0 && panel.x + panel.w <= w && panel.y + panel.h <= h,
+                    "{ctx_s}: {panel:?}"
+                );
+                let page_quads = &with.quads[..with.quads.len() - f3_quads.len()];
+                for q in page_quads.iter().filter(|q| q.size != [w, h]) {
+                    let r = ui::Rect { x: q.pos[0], y: q.pos[1], w: q.size[0], h: q.size[1] };
+                    assert!(!overlaps(r, panel), "{ctx_s}: quad {r:?} under F3 {panel:?}");
+                    assert!(r.x >= 0.0 && r.x + r.w <= w, "{ctx_s}: quad {r:?} leaves the window");
+                }
+                let f3_texts = with.text.len() - (without.text.len() - 4);
+                for t in &with.text[..with.text.len() - f3_texts] {
+                    let r = text_box(t);
+                    assert!(!overlaps(r, panel), "{ctx_s}: {:?} {r:?} under F3 {panel:?}", t.text);
+                }
+            }
+        }
     }
 
     #[test]

@@ -293,8 +293,10 @@ impl App {
     }
 
     /// Save `new` (atomically, through the store) and apply what changed at once: bindings
-    /// (the next key press uses them), reduced motion, vsync (the surface is configured
-    /// again), fullscreen, the frame cap, the volumes (the audio output fades to them).
+    /// (the next key press uses them), reduced motion, the screen shake, flashes and visual
+    /// effects (`Loop::set_cosmetic_settings`: the next frame draws with them), vsync (the
+    /// surface is configured again), fullscreen, the frame cap, the volumes (the audio output
+    /// fades to them).
     fn apply_settings(&mut self, new: Settings) {
         let old: Settings = self.opts.save.settings().clone();
         if let Err(w) = self.opts.save.set_settings(new.clone()) {
@@ -308,6 +310,7 @@ impl App {
         let d = &new.display;
         self.opts.reduced_motion = d.reduced_motion;
         self.game.set_reduced_motion(d.reduced_motion);
+        self.game.set_cosmetic_settings(new.cosmetic());
         if d.vsync != old.display.vsync {
             self.opts.vsync = d.vsync;
             if let Some(g) = &mut self.gfx {
@@ -366,6 +369,24 @@ mod tests {
                 assert!(same(answer(Input::Confirm), key(K::Enter)), "Enter plays again");
             }
         }
+    }
+
+    /// The app applies the cosmetic settings at the start and on a change only: the loop must
+    /// keep them through every level it loads (the next level, a restart, play again).
+    #[test]
+    fn the_cosmetic_settings_applied_survive_a_level_load() {
+        use crate::game_loop::Loop;
+        use crate::sim::Tuning;
+        use crate::time::StepperConfig;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let load = |n| load_tmx(&root.join(format!("assets/levels/level{n}.tmx"))).unwrap();
+        let mut game = Loop::new(load(1), Tuning::default(), StepperConfig::default()).unwrap();
+        let mut s = Settings::default();
+        s.display.screen_shake = crate::cosmetic::ShakeLevel::Half;
+        s.display.flashes = false;
+        game.set_cosmetic_settings(s.cosmetic());
+        game.load_level(load(2));
+        assert_eq!(game.cosmetic_settings(), s.cosmetic());
     }
 
     #[test]

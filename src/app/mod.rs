@@ -510,6 +510,9 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let mut game =
         Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
     game.set_reduced_motion(opts.reduced_motion);
+    // Screen shake, flashes, visual effects from `settings.toml` (no flags: the settings menu
+    // changes them); the loop keeps them across `load_level`.
+    game.set_cosmetic_settings(opts.save.settings().cosmetic());
     game.set_game_speed(opts.game_speed);
     game.set_measure_ticks(true);
 

@@ -1,5 +1,6 @@
-//! `settings.toml`: the player's volumes, display choices and key bindings, human-readable
-//! and hand-editable, with a `version` field.
+//! `settings.toml`: the player's volumes, display and comfort choices (the cosmetic layer's
+//! screen shake, flashes and visual effects among them) and key bindings, human-readable and
+//! hand-editable, with a `version` field.
 //!
 //! Clock: none (read when the game starts, written when a setting changes).
 //!
@@ -11,14 +12,18 @@
 //! the names into their device's codes (`input::keyboard::KeyMap`); a name they do not know is
 //! a warning there, not a bad file (a newer Ledge may know more keys).
 
+use crate::cosmetic::{CosmeticSettings, ShakeLevel};
 use crate::sim::action::Action;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The settings format this build writes and the newest it reads.
 pub const SETTINGS_VERSION: i64 = 1;
 
-/// Everything in `settings.toml`. Every field is required: a file cut off at a line boundary
-/// misses one and is caught as bad rather than silently half-read.
+/// Everything in `settings.toml`. Every field is required (a file cut off at a line boundary
+/// misses one and is caught as bad rather than silently half-read) except the cosmetic keys
+/// of `[display]` added after version 1 first shipped (`screen_shake`, `flashes`,
+/// `visual_effects`): a file written before them loads with their defaults, no warning. A file
+/// cut inside `[display]` still misses the `[keys]` tables after it and is caught.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// Format version ([`SETTINGS_VERSION`]).
@@ -51,8 +56,48 @@ pub struct Display {
     pub fullscreen: bool,
     /// Frame limiter in Hz (`--fps-cap`); 0 = none.
     pub fps_cap: f64,
-    /// No camera easing (`--reduced-motion`).
+    /// No camera easing (`--reduced-motion`); also forces the screen shake off
+    /// (`Loop::set_reduced_motion`).
     pub reduced_motion: bool,
+    /// How hard the screen shakes at a death: `"off"`, `"half"` or `"full"` (the default;
+    /// [`ShakeLevel`]). Missing in an old file: `"full"`.
+    #[serde(default, with = "shake_words")]
+    pub screen_shake: ShakeLevel,
+    /// Full-view flashes at a death (never more than 3 a second; WCAG 2.3.1). Missing: on.
+    #[serde(default = "on")]
+    pub flashes: bool,
+    /// Particles, squash and stretch, transitions (the cosmetic layer's `effects`; not the
+    /// sound effects, which are `volume.effects`). Missing: on.
+    #[serde(default = "on")]
+    pub visual_effects: bool,
+}
+
+/// `serde(default)` for a switch that is on unless the file says otherwise.
+fn on() -> bool {
+    true
+}
+
+/// `screen_shake` as the words the file and the menu use ([`ShakeLevel::label`]).
+mod shake_words {
+    use super::{Deserialize, Deserializer, Serializer, ShakeLevel};
+
+    /// The level's word.
+    pub fn serialize<S: Serializer>(level: &ShakeLevel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(level.label())
+    }
+
+    /// `"off"`, `"half"` or `"full"`; anything else is a bad value (the file is kept aside).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ShakeLevel, D::Error> {
+        let word = String::deserialize(d)?;
+        [ShakeLevel::Off, ShakeLevel::Half, ShakeLevel::Full]
+            .into_iter()
+            .find(|l| l.label() == word)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "screen_shake = \"{word}\": must be \"off\", \"half\" or \"full\""
+                ))
+            })
+    }
 }
 
 /// Key bindings for each device.
@@ -144,12 +189,21 @@ impl Bindings {
 }
 
 impl Default for Settings {
-    /// Full volume, vsync on, windowed, no frame cap, camera easing on, today's keys.
+    /// Full volume, vsync on, windowed, no frame cap, camera easing on, full screen shake,
+    /// flashes and visual effects on, today's keys.
     fn default() -> Self {
         Settings {
             version: SETTINGS_VERSION,
             volume: Volume { master: 1.0, music: 1.0, effects: 1.0 },
-            display: Display { vsync: true, fullscreen: false, fps_cap: 0.0, reduced_motion: false },
+            display: Display {
+                vsync: true,
+                fullscreen: false,
+                fps_cap: 0.0,
+                reduced_motion: false,
+                screen_shake: ShakeLevel::Full,
+                flashes: true,
+                visual_effects: true,
+            },
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
         }
     }
@@ -159,13 +213,22 @@ impl Settings {
     /// The lines written above the TOML (comments: the file is meant to be read and edited).
     pub const HEADER: &'static str = "\
 # Ledge settings. Edit while the game is closed; README.md \"Saved data\" explains each key.
-# Volumes are 0..1; fps_cap 0 = no cap; key names are KeyboardEvent.code names (KeyA,
-# ArrowLeft, Space, ...) and gamepad button names (South, DPadLeft, ...).
+# Volumes are 0..1; fps_cap 0 = no cap; screen_shake is off, half or full; key names
+# are KeyboardEvent.code names (KeyA, ArrowLeft, Space, ...) and gamepad button names (South,
+# DPadLeft, ...).
 ";
 
     /// The frame cap in Hz, `None` for 0 (no cap).
     pub fn fps_cap(&self) -> Option<f64> {
         (self.display.fps_cap > 0.0).then_some(self.display.fps_cap)
+    }
+
+    /// What the game loop's cosmetic layer draws (`Loop::set_cosmetic_settings`): the three
+    /// cosmetic keys of `[display]`. Reduced motion is applied on its own and forces the shake
+    /// off inside the loop.
+    pub fn cosmetic(&self) -> CosmeticSettings {
+        let d = &self.display;
+        CosmeticSettings { effects: d.visual_effects, shake: d.screen_shake, flashes: d.flashes }
     }
 
     /// Check the values a TOML type cannot: volumes in 0..=1, the frame cap finite and >= 0,
@@ -213,6 +276,65 @@ mod tests {
         assert_eq!(back, s);
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(s.fps_cap(), None);
+    }
+
+    #[test]
+    fn cosmetic_keys_round_trip_and_reach_the_loop_settings() {
+        let mut s = Settings::default();
+        assert_eq!(s.cosmetic(), CosmeticSettings::default(), "the defaults agree with the loop's");
+        s.display.screen_shake = ShakeLevel::Half;
+        s.display.flashes = false;
+        s.display.visual_effects = false;
+        let text = s.to_text();
+        assert!(
+            text.contains("screen_shake = \"half\"")
+                && text.contains("flashes = false")
+                && text.contains("visual_effects = false"),
+            "{text}"
+        );
+        let back: Settings = toml::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(
+            back.cosmetic(),
+            CosmeticSettings { effects: false, shake: ShakeLevel::Half, flashes: false }
+        );
+        for level in [ShakeLevel::Off, ShakeLevel::Full] {
+            s.display.screen_shake = level;
+            let back: Settings = toml::from_str(&s.to_text()).unwrap();
+            assert_eq!(back.display.screen_shake, level);
+        }
+    }
+
+    /// A file written before the cosmetic keys: read with their defaults, and no other key may
+    /// go missing that way.
+    #[test]
+    fn an_old_file_without_the_cosmetic_keys_loads_with_their_defaults() {
+        let mut custom = Settings::default();
+        custom.display.reduced_motion = true;
+        custom.volume.music = 0.5;
+        let old: String = custom
+            .to_text()
+            .lines()
+            .filter(|l| !["screen_shake", "flashes", "visual_effects"].iter().any(|k| l.starts_with(k)))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!old.contains("flashes") && old.contains("reduced_motion = true"), "{old}");
+        let back: Settings = toml::from_str(&old).unwrap();
+        assert_eq!(back, custom, "the old keys as written, the new ones at their defaults");
+        let no_fps_cap = old.replace("fps_cap = 0.0\n", "");
+        assert!(toml::from_str::<Settings>(&no_fps_cap).is_err(), "the older keys stay required");
+    }
+
+    #[test]
+    fn a_bad_screen_shake_word_is_a_bad_value() {
+        let text = Settings::default().to_text().replace("screen_shake = \"full\"", "screen_shake = \"max\"");
+        let err = toml::from_str::<Settings>(&text).unwrap_err();
+        assert!(
+            err.message().contains("screen_shake = \"max\": must be \"off\", \"half\" or \"full\""),
+            "{err}"
+        );
+        let text = Settings::default().to_text().replace("flashes = true", "flashes = 1");
+        assert!(toml::from_str::<Settings>(&text).is_err(), "a switch is true or false");
     }
 
     #[test]

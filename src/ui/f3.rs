@@ -1,5 +1,6 @@
-//! The F3 telemetry overlay in the window's top-right corner: a panel with the numbers of the
-//! last [`HISTORY`](super::telemetry::HISTORY) frames and their three graphs.
+//! The F3 telemetry overlay in the window's top-right corner (while paused: on the left, under
+//! the HUD, beside the menu; [`Anchor`]): a panel with the numbers of the last
+//! [`HISTORY`](super::telemetry::HISTORY) frames and their three graphs.
 //!
 //! Clock: render frame. Pure: builds quads and text into a [`Layer`]; the numbers come from a
 //! [`TelemetryStats`] snapshot the caller refreshes a few times a second.
@@ -10,7 +11,7 @@
 
 use super::graphs::{accumulator_graph, frame_graph, frame_graph_scale, ticks_graph};
 use super::hud::truncate;
-use super::layout::{Layer, Rect, Screen, solid};
+use super::layout::{Layer, Rect, Screen, rect_quad};
 use super::style::{OVERLAY_TEXT_CHARS, PANEL_ALPHA, colors};
 use super::telemetry::{Telemetry, TelemetryStats};
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
@@ -72,16 +73,37 @@ pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String>
     ]
 }
 
-/// The F3 telemetry overlay in the window's top-right corner: a semi-transparent dark panel,
-/// the text of `shown` (a [`Telemetry::stats`] snapshot, refreshed by the caller a few times
-/// a second), and the three live graphs of `tel`.
-pub fn telemetry_overlay(
-    out: &mut Layer,
-    scr: &Screen,
-    tel: &Telemetry,
-    shown: &TelemetryStats,
-    info: &OverlayInfo<'_>,
-) {
+/// Where the F3 panel goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Anchor {
+    /// The window's top-right corner, 4 UI pixels in (while playing: clear of the HUD).
+    TopRight,
+    /// Its top-left corner at (`x`, `y`), window pixels (while paused: under the HUD, so the
+    /// menu beside it can stay clear of it).
+    TopLeft {
+        /// Left edge, window pixels.
+        x: f32,
+        /// Top edge, window pixels.
+        y: f32,
+    },
+}
+
+/// The panel's size and the sizes inside it, all window pixels.
+struct Geometry {
+    panel: Rect,
+    pad: f32,
+    gap: f32,
+    inner_w: f32,
+    graph_w: f32,
+    text_h: f32,
+    marker_h: f32,
+    frame_h: f32,
+    ticks_h: f32,
+    acc_h: f32,
+}
+
+/// Lay the panel out for `lines` and `tel`'s graphs at `anchor`.
+fn geometry(scr: &Screen, tel: &Telemetry, lines: &[String], anchor: Anchor) -> Geometry {
     let s = scr.s;
     let size = scr.small_px();
     let line = (size * LINE_HEIGHT).round();
@@ -89,7 +111,6 @@ pub fn telemetry_overlay(
     let gap = 3.0 * s;
     let margin = 4.0 * s;
     let graph_w = tel.capacity() as f32 * s;
-    let lines = overlay_lines(shown, info);
     // As wide as the graphs, or, where they are narrow (small windows), as the longest line
     // up to [`OVERLAY_TEXT_CHARS`] characters and the window's width.
     let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -97,16 +118,12 @@ pub fn telemetry_overlay(
     let room = (scr.w - 2.0 * margin - 2.0 * pad).max(graph_w);
     let inner_w = widest.clamp(graph_w, room);
     let panel_w = inner_w + 2.0 * pad;
-    let x = (scr.w - panel_w - margin).max(0.0);
-    let y0 = margin;
-    let inner = x + pad;
-    let max_chars = (inner_w / mono_width(1, size)).floor().max(1.0) as usize;
-
+    let (x, y) = match anchor {
+        Anchor::TopRight => ((scr.w - panel_w - margin).max(0.0), margin),
+        Anchor::TopLeft { x, y } => (x, y),
+    };
     let text_h = lines.len() as f32 * line;
-    let marker_h = 3.0 * s;
-    let frame_h = 40.0 * s;
-    let ticks_h = 16.0 * s;
-    let acc_h = 10.0 * s;
+    let (marker_h, frame_h, ticks_h, acc_h) = (3.0 * s, 40.0 * s, 16.0 * s, 10.0 * s);
     let panel_h = pad
         + line
         + text_h
@@ -117,7 +134,64 @@ pub fn telemetry_overlay(
         + gap
         + (line + acc_h)
         + pad;
-    out.quads.push(solid(x, y0, panel_w, panel_h.round(), colors::PANEL, PANEL_ALPHA));
+    Geometry {
+        panel: Rect { x, y, w: panel_w, h: panel_h.round() },
+        pad,
+        gap,
+        inner_w,
+        graph_w,
+        text_h,
+        marker_h,
+        frame_h,
+        ticks_h,
+        acc_h,
+    }
+}
+
+/// Where [`telemetry_overlay_at`] puts the panel for these numbers at `anchor` (window
+/// pixels), without drawing it: what a menu beside it must stay clear of.
+pub fn overlay_rect(
+    scr: &Screen,
+    tel: &Telemetry,
+    shown: &TelemetryStats,
+    info: &OverlayInfo<'_>,
+    anchor: Anchor,
+) -> Rect {
+    geometry(scr, tel, &overlay_lines(shown, info), anchor).panel
+}
+
+/// The F3 telemetry overlay in the window's top-right corner ([`telemetry_overlay_at`] with
+/// [`Anchor::TopRight`]).
+pub fn telemetry_overlay(
+    out: &mut Layer,
+    scr: &Screen,
+    tel: &Telemetry,
+    shown: &TelemetryStats,
+    info: &OverlayInfo<'_>,
+) {
+    telemetry_overlay_at(out, scr, tel, shown, info, Anchor::TopRight);
+}
+
+/// The F3 telemetry overlay at `anchor`: a semi-transparent dark panel, the text of `shown` (a
+/// [`Telemetry::stats`] snapshot, refreshed by the caller a few times a second), and the three
+/// live graphs of `tel`. Returns the panel's rectangle (window pixels).
+pub fn telemetry_overlay_at(
+    out: &mut Layer,
+    scr: &Screen,
+    tel: &Telemetry,
+    shown: &TelemetryStats,
+    info: &OverlayInfo<'_>,
+    anchor: Anchor,
+) -> Rect {
+    let size = scr.small_px();
+    let line = (size * LINE_HEIGHT).round();
+    let lines = overlay_lines(shown, info);
+    let g = geometry(scr, tel, &lines, anchor);
+    let Geometry { pad, gap, inner_w, graph_w, text_h, marker_h, frame_h, ticks_h, acc_h, .. } = g;
+    let (x, y0) = (g.panel.x, g.panel.y);
+    let inner = x + pad;
+    let max_chars = (inner_w / mono_width(1, size)).floor().max(1.0) as usize;
+    out.quads.push(rect_quad(g.panel, colors::PANEL, PANEL_ALPHA));
 
     let mut y = y0 + pad;
     out.text.push(TextItem::new("F3 telemetry (last 240 frames)", inner, y, size, colors::TITLE));
@@ -155,6 +229,7 @@ pub fn telemetry_overlay(
     ));
     y += line;
     accumulator_graph(&mut out.quads, tel, Rect { x: inner, y, w: graph_w, h: acc_h }, info.tick_hz);
+    g.panel
 }
 
 #[cfg(test)]

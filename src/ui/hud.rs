@@ -4,7 +4,7 @@
 //!
 //! Clock: render frame. Pure: builds quads and text into a [`Layer`].
 
-use super::layout::{Layer, Screen, solid};
+use super::layout::{Layer, Rect, Screen, rect_quad};
 use super::style::{PANEL_ALPHA, colors};
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
 
@@ -42,8 +42,8 @@ pub const REWIND_TEXT: &str = "◀◀ REWIND";
 
 /// The HUD: level name, deaths and level time (and the game speed when not 100 %), two lines
 /// on a small panel in the view's top-left corner, and [`REWIND_TEXT`] as a third while
-/// rewinding.
-pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) {
+/// rewinding. Returns the panel's rectangle (window pixels: what goes under it starts below).
+pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
     let size = scr.text_px();
     let pad = 3.0 * scr.s;
     let x = scr.view.x as f32 + 4.0 * scr.s;
@@ -60,8 +60,10 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) {
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;
     let h = lines.len() as f32 * (size * LINE_HEIGHT).round() + 2.0 * pad;
-    out.quads.push(solid(x, y, w.round(), h.round(), colors::PANEL, PANEL_ALPHA * 0.8));
+    let panel = Rect { x, y, w: w.round(), h: h.round() };
+    out.quads.push(rect_quad(panel, colors::PANEL, PANEL_ALPHA * 0.8));
     out.text.push(TextItem::new(lines.join("\n"), x + pad, y + pad, size, colors::TEXT));
+    panel
 }
 
 #[cfg(test)]

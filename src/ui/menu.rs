@@ -17,7 +17,9 @@
 //! choice; refusing never changes an action the player did not select.
 
 use super::settings_menu::adjust;
-pub use super::settings_menu::{Device, FPS_CAPS, SettingRow, key_label, rebind, setting_rows};
+pub use super::settings_menu::{
+    Device, FPS_CAPS, SHAKE_LEVELS, SettingRow, changeable, key_label, rebind, setting_rows,
+};
 use crate::save::Settings;
 use crate::save::progress::{LevelRecord, Progress};
 use crate::sim::action::Action;
@@ -275,14 +277,24 @@ impl Menu {
             }
             (Page::Settings, Input::Left | Input::Right) => {
                 let by = if input == Input::Left { -1 } else { 1 };
-                return adjust(setting_rows()[self.cursor()], ctx.settings, by)
-                    .map(|s| MenuAction::Settings(Box::new(s)));
+                return self.change(ctx, by);
             }
             (_, Input::Back) => return self.back(),
             (_, Input::Confirm | Input::Start) => return self.confirm(ctx),
             _ => {}
         }
         None
+    }
+
+    /// Change the settings row under the cursor one step (`by` ±1); a row locked now says
+    /// why instead.
+    fn change(&mut self, ctx: &Context<'_>, by: i32) -> Option<MenuAction> {
+        let row = setting_rows()[self.cursor()];
+        if !changeable(row, ctx.settings) {
+            self.message = Some("Screen shake stays off while reduced motion is on".to_owned());
+            return None;
+        }
+        adjust(row, ctx.settings, by).map(|s| MenuAction::Settings(Box::new(s)))
     }
 
     /// Confirm the item under the cursor.
@@ -324,10 +336,7 @@ impl Menu {
                     return Some(MenuAction::Settings(Box::new(s)));
                 }
                 SettingRow::Back => return self.back(),
-                _ => {
-                    return adjust(setting_rows()[self.cursor()], ctx.settings, 1)
-                        .map(|s| MenuAction::Settings(Box::new(s)));
-                }
+                _ => return self.change(ctx, 1),
             },
         }
         None
@@ -485,6 +494,21 @@ mod tests {
         apply(&mut m, &mut s, Input::Left);
         apply(&mut m, &mut s, Input::Left);
         assert_eq!(s.volume.master, 0.8);
+        goto(&mut m, SettingRow::ScreenShake, &ctx(&s, &[]));
+        apply(&mut m, &mut s, Input::Left);
+        assert_eq!(s.display.screen_shake, crate::cosmetic::ShakeLevel::Half);
+        apply(&mut m, &mut s, Input::Confirm);
+        assert_eq!(s.display.screen_shake, crate::cosmetic::ShakeLevel::Full, "Enter steps on");
+        s.display.reduced_motion = true;
+        assert_eq!(m.input(Input::Right, &ctx(&s, &[])), None, "locked by reduced motion");
+        assert_eq!(m.message(), Some("Screen shake stays off while reduced motion is on"));
+        s.display.reduced_motion = false;
+        m.input(Input::Down, &ctx(&s, &[]));
+        apply(&mut m, &mut s, Input::Right);
+        m.input(Input::Down, &ctx(&s, &[]));
+        apply(&mut m, &mut s, Input::Confirm);
+        assert!(!s.display.flashes && !s.display.visual_effects);
+        assert_eq!(s.cosmetic().shake, crate::cosmetic::ShakeLevel::Full);
         goto(&mut m, SettingRow::Vsync, &ctx(&s, &[]));
         apply(&mut m, &mut s, Input::Confirm);
         assert!(!s.display.vsync);

@@ -27,9 +27,9 @@ pub mod splits;
 pub mod style;
 pub mod telemetry;
 
-pub use f3::{OverlayInfo, overlay_lines, telemetry_overlay};
+pub use f3::{Anchor, OverlayInfo, overlay_lines, overlay_rect, telemetry_overlay, telemetry_overlay_at};
 pub use hud::{Hud, format_clock, hud, truncate};
-pub use layout::{Layer, Rect, Screen, solid};
+pub use layout::{Layer, Rect, Screen, centre_clear_of, solid};
 pub use screens::{LevelResult, end_screen, pause_screen};
 pub use splits::level_complete;
 pub use style::colors;

@@ -8,10 +8,10 @@
 //! character counts.
 
 use super::hud::{format_clock, truncate};
-use super::layout::{Layer, Screen, solid};
+use super::layout::{Layer, Rect, Screen, centre_clear_of, solid};
 use super::menu::{
-    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, key_label,
-    setting_rows,
+    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, changeable,
+    key_label, setting_rows,
 };
 use super::screens::{LevelResult, end_screen};
 use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
@@ -29,6 +29,9 @@ pub struct PageInfo<'a> {
     pub tick_hz: u32,
     /// The levels finished this run (the end screen's table).
     pub results: &'a [LevelResult],
+    /// A panel the page's title and list stay clear of (window pixels): the F3 overlay while
+    /// paused ([`centre_clear_of`]); the hint and message lines under it are not moved.
+    pub keep_clear: Option<Rect>,
 }
 
 /// One row of a list: its text and whether it can be chosen.
@@ -46,14 +49,21 @@ fn centre_x(scr: &Screen) -> f32 {
     scr.view.x as f32 + scr.view.w as f32 * 0.5
 }
 
-/// A centred panel of `rows` from `top`, the row `cursor` highlighted; returns the y under it.
-fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top: f32) -> f32 {
+/// The width of [`list`]'s panel for `rows`, pixels.
+fn list_width(scr: &Screen, rows: &[Row]) -> f32 {
+    let pad = (4.0 * scr.s).round();
+    let chars = rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0) + CURSOR.chars().count();
+    (mono_width(chars, scr.text_px()) + 2.0 * pad).round()
+}
+
+/// A panel of `rows` centred on `cx` from `top`, the row `cursor` highlighted; returns the y
+/// under it.
+fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top: f32, cx: f32) -> f32 {
     let size = scr.text_px();
     let line = (size * LINE_HEIGHT).round();
     let pad = (4.0 * scr.s).round();
-    let chars = rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0) + CURSOR.chars().count();
-    let w = (mono_width(chars, size) + 2.0 * pad).round();
-    let left = (centre_x(scr) - w * 0.5).round();
+    let w = list_width(scr, rows);
+    let left = (cx - w * 0.5).round();
     let h = line * rows.len() as f32 + 2.0 * pad;
     out.quads.push(solid(left, top.round(), w, h.round(), colors::PANEL, MENU_ALPHA));
     let mut y = (top + pad).round();
@@ -76,32 +86,32 @@ fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top:
     top + h
 }
 
-/// A centred line of `text` at `y` in `size` px and `color`.
-fn centred(out: &mut Layer, scr: &Screen, text: impl Into<String>, y: f32, size: f32, color: [u8; 4]) {
-    out.text.push(TextItem::new(text, centre_x(scr), y.round(), size, color).aligned(Align::Center));
+/// A line of `text` centred on `cx` at `y` in `size` px and `color`.
+fn centred(out: &mut Layer, cx: f32, text: impl Into<String>, y: f32, size: f32, color: [u8; 4]) {
+    out.text.push(TextItem::new(text, cx, y.round(), size, color).aligned(Align::Center));
 }
 
-/// A centred line of `text` at `y` on a panel of its own (readable over the level).
-fn banner(out: &mut Layer, scr: &Screen, text: &str, y: f32, color: [u8; 4]) {
+/// A line of `text` centred on `cx` at `y` on a panel of its own (readable over the level).
+fn banner(out: &mut Layer, scr: &Screen, cx: f32, text: &str, y: f32, color: [u8; 4]) {
     let size = scr.text_px();
     let pad = (3.0 * scr.s).round();
     let w = (mono_width(text.chars().count(), size) + 2.0 * pad).round();
     let h = (size * LINE_HEIGHT).round() + pad;
-    let left = (centre_x(scr) - w * 0.5).round();
+    let left = (cx - w * 0.5).round();
     out.quads.push(solid(left, (y - pad * 0.5).round(), w, h, colors::PANEL, PANEL_ALPHA));
-    centred(out, scr, text, y, size, color);
+    centred(out, cx, text, y, size, color);
 }
 
 /// The keys' hint line at the bottom of the view.
 fn hint(out: &mut Layer, scr: &Screen, text: &str) {
     let y = scr.view.y as f32 + scr.view.h as f32 - 2.2 * scr.text_px();
-    banner(out, scr, text, y, colors::DIM);
+    banner(out, scr, centre_x(scr), text, y, colors::DIM);
 }
 
 /// The message line (a refused key, a rebinding done) just above the hint.
 fn message(out: &mut Layer, scr: &Screen, text: &str) {
     let y = scr.view.y as f32 + scr.view.h as f32 - 4.0 * scr.text_px();
-    banner(out, scr, text, y, colors::NOTE);
+    banner(out, scr, centre_x(scr), text, y, colors::NOTE);
 }
 
 /// The title: the game's name over the moving level (drawn by the renderer behind this),
@@ -121,11 +131,12 @@ pub fn title(out: &mut Layer, scr: &Screen, t_s: f64) {
         colors::PANEL,
         0.9,
     ));
-    centred(out, scr, "LEDGE", cy - big * 0.6, big, colors::TITLE);
-    centred(out, scr, "the same jump on every screen", cy + big * 0.6, size, colors::TEXT);
+    let cx = centre_x(scr);
+    centred(out, cx, "LEDGE", cy - big * 0.6, big, colors::TITLE);
+    centred(out, cx, "the same jump on every screen", cy + big * 0.6, size, colors::TEXT);
     // Pulses once a second between bright and dim (never gone: always readable).
     let pulse = if t_s.rem_euclid(1.0) < 0.5 { colors::TEXT } else { colors::DIM };
-    centred(out, scr, "press any key", any_y, size * 1.5, pulse);
+    centred(out, cx, "press any key", any_y, size * 1.5, pulse);
     hint(out, scr, "Esc: quit  ·  F11: fullscreen");
 }
 
@@ -155,7 +166,8 @@ pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA * 0.6));
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.12;
-    centred(out, scr, "Choose a level", top, title, colors::TITLE);
+    let cx = centre_x(scr);
+    centred(out, cx, "Choose a level", top, title, colors::TITLE);
     let mut rows: Vec<Row> = levels
         .iter()
         .enumerate()
@@ -163,11 +175,11 @@ pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor
         .collect();
     rows.push(row("Settings"));
     rows.push(row("Quit"));
-    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.8);
+    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
     let size = scr.text_px();
     centred(
         out,
-        scr,
+        cx,
         "best time  ·  fewest deaths  ·  ★ finished without dying",
         bottom + size,
         size,
@@ -176,14 +188,15 @@ pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor
     hint(out, scr, "Up / Down: choose  ·  Enter / A: play  ·  Esc / B: back");
 }
 
-/// The pause menu over the dimmed game.
-pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize) {
+/// The pause menu over the dimmed game, its title and list clear of `keep` (the F3 panel).
+pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, keep: Option<Rect>) {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.22;
-    centred(out, scr, "Paused", top, title, colors::TITLE);
     let rows: Vec<Row> = PAUSE_ITEMS.iter().map(|t| row(*t)).collect();
-    list(out, scr, &rows, Some(cursor), top + title * 1.8);
+    let cx = centre_clear_of(scr, list_width(scr, &rows).max(mono_width(6, title)), keep);
+    centred(out, cx, "Paused", top, title, colors::TITLE);
+    list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
     hint(out, scr, "Esc / Start: resume  ·  Q / Select: quit  ·  F3: telemetry  ·  F11: fullscreen");
 }
 
@@ -203,9 +216,18 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
     let (label, value) = match r {
         SettingRow::Master => ("Master volume".to_owned(), pct(s.volume.master)),
         SettingRow::Music => ("Music volume".to_owned(), pct(s.volume.music)),
-        SettingRow::Effects => ("Effects volume".to_owned(), pct(s.volume.effects)),
+        SettingRow::Effects => ("Sound effects".to_owned(), pct(s.volume.effects)),
         SettingRow::ReducedMotion => {
             ("Reduced motion".to_owned(), on_off(s.display.reduced_motion).to_owned())
+        }
+        // What the loop does: reduced motion forces the shake off (the choice is kept).
+        SettingRow::ScreenShake if s.display.reduced_motion => {
+            ("Screen shake".to_owned(), "off (reduced motion)".to_owned())
+        }
+        SettingRow::ScreenShake => ("Screen shake".to_owned(), s.display.screen_shake.label().to_owned()),
+        SettingRow::Flashes => ("Flashes".to_owned(), on_off(s.display.flashes).to_owned()),
+        SettingRow::VisualEffects => {
+            ("Visual effects".to_owned(), on_off(s.display.visual_effects).to_owned())
         }
         SettingRow::Vsync => ("Vsync".to_owned(), on_off(s.display.vsync).to_owned()),
         SettingRow::Fullscreen => ("Fullscreen".to_owned(), on_off(s.display.fullscreen).to_owned()),
@@ -224,10 +246,12 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };
-    format!("{label:<16}  {value:<24}")
+    // Two columns; a row without a value (reset keys, back) ends at its label.
+    format!("{label:<16}  {value:<24}").trim_end().to_owned()
 }
 
-/// The settings page; while a key is being rebound, the prompt over it.
+/// The settings page; while a key is being rebound, the prompt under it. Its title, list and
+/// prompt stay clear of `keep` (the F3 panel).
 pub fn settings(
     out: &mut Layer,
     scr: &Screen,
@@ -235,13 +259,18 @@ pub fn settings(
     cursor: usize,
     capture: Option<Capture>,
     msg: Option<&str>,
+    keep: Option<Rect>,
 ) {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.04;
-    centred(out, scr, "Settings", top, title, colors::TITLE);
-    let rows: Vec<Row> = setting_rows().into_iter().map(|r| row(setting_text(r, ctx, capture))).collect();
-    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4);
+    let rows: Vec<Row> = setting_rows()
+        .into_iter()
+        .map(|r| Row { text: setting_text(r, ctx, capture), enabled: changeable(r, ctx.settings) })
+        .collect();
+    let cx = centre_clear_of(scr, list_width(scr, &rows), keep);
+    centred(out, cx, "Settings", top, title, colors::TITLE);
+    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4, cx);
     if let Some(m) = msg {
         message(out, scr, m);
     }
@@ -251,7 +280,7 @@ pub fn settings(
         Some(c) => {
             let what = if c.device == Device::Keyboard { "a key" } else { "a pad button" };
             let y = bottom + 0.8 * scr.text_px();
-            banner(out, scr, &format!("Press {what} for {}", c.action.name()), y, colors::TITLE);
+            banner(out, scr, cx, &format!("Press {what} for {}", c.action.name()), y, colors::TITLE);
             hint(out, scr, "Esc / pad Select: cancel  ·  Esc, F3, F11, Start, Select cannot be bound");
         }
         None => hint(out, scr, "Up / Down: choose  ·  Left / Right: change  ·  Enter: rebind  ·  Esc: back"),
@@ -262,7 +291,7 @@ pub fn settings(
 pub fn end(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_hz: u32, cursor: usize) {
     let below = end_screen(out, scr, results, tick_hz, END_ITEMS[cursor.min(END_ITEMS.len() - 1)]);
     let rows: Vec<Row> = END_ITEMS.iter().map(|t| row(*t)).collect();
-    list(out, scr, &rows, Some(cursor), below);
+    list(out, scr, &rows, Some(cursor), below, centre_x(scr));
 }
 
 /// Draw the page on top of `menu` with `ctx` and `info` into `out` (not cleared).
@@ -271,8 +300,8 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
     match menu.page() {
         Page::Title => title(out, scr, info.t_s),
         Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
-        Page::Pause => pause_menu(out, scr, cursor),
-        Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message()),
+        Page::Pause => pause_menu(out, scr, cursor, info.keep_clear),
+        Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message(), info.keep_clear),
         Page::End => end(out, scr, info.results, info.tick_hz, cursor),
     }
     if menu.page() != Page::Settings {
@@ -312,12 +341,39 @@ mod tests {
     }
 
     #[test]
+    fn the_cosmetic_rows_say_what_the_loop_does() {
+        let mut s = Settings::default();
+        s.display.screen_shake = crate::cosmetic::ShakeLevel::Half;
+        s.display.visual_effects = false;
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        let text = |r| setting_text(r, &ctx, None);
+        assert_eq!(text(SettingRow::Effects), "Sound effects     ◀ 100 % ▶");
+        assert_eq!(text(SettingRow::ScreenShake), "Screen shake      half");
+        assert_eq!(text(SettingRow::Flashes), "Flashes           on");
+        assert_eq!(text(SettingRow::VisualEffects), "Visual effects    off");
+        assert_eq!(text(SettingRow::Back), "Back", "no padding after a row without a value");
+        s.display.reduced_motion = true;
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        assert_eq!(
+            setting_text(SettingRow::ScreenShake, &ctx, None),
+            "Screen shake      off (reduced motion)"
+        );
+        // Drawn dimmed while locked (the cursor on the first row).
+        let mut out = Layer::default();
+        settings(&mut out, &Screen::new(1280, 720), &ctx, 0, None, None, None);
+        let shake = out.text.iter().find(|t| t.text.contains("Screen shake")).unwrap();
+        assert_eq!(shake.color, colors::DIM);
+        let flashes = out.text.iter().find(|t| t.text.contains("Flashes")).unwrap();
+        assert_eq!(flashes.color, colors::TEXT);
+    }
+
+    #[test]
     fn every_page_draws_its_words() {
         let scr = Screen::new(1280, 720);
         let s = Settings::default();
         let levels = vec![LevelEntry { name: "One".into(), id: "level1".into(), record: None, open: true }];
         let ctx = Context { settings: &s, levels: &levels, speed_percent: 100 };
-        let info = PageInfo { t_s: 0.1, tick_hz: 60, results: &[] };
+        let info = PageInfo { t_s: 0.1, tick_hz: 60, results: &[], keep_clear: None };
         let draw_page = |m: &Menu| {
             let mut out = Layer::default();
             draw(&mut out, &scr, m, &ctx, &info);
@@ -343,6 +399,7 @@ mod tests {
             &ctx,
             0,
             Some(Capture { device: Device::Keyboard, action: crate::sim::Action::Jump }),
+            None,
             None,
         );
         let t = texts(&out);

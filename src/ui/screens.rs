@@ -4,21 +4,22 @@
 //! into a [`Layer`].
 
 use super::hud::{format_clock, truncate};
-use super::layout::{Layer, Screen, solid};
+use super::layout::{Layer, Rect, Screen, centre_clear_of, solid};
 use super::splits::{pace_color, rewind_mark};
-use super::style::{END_DIM_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
+use super::style::{END_DIM_ALPHA, MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
 use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
 use crate::timer::{Split, format_delta, format_real};
 
-/// The pause screen: the whole window dimmed, "Paused" and the keys, centred on the view.
-pub fn pause_screen(out: &mut Layer, scr: &Screen) {
+/// The pause screen: the whole window dimmed, "Paused" and the keys on a panel centred on the
+/// view, or just clear of `keep` (the F3 panel) where centred would cover it.
+pub fn pause_screen(out: &mut Layer, scr: &Screen, keep: Option<Rect>) {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
-    let cx = scr.view.x as f32 + scr.view.w as f32 * 0.5;
     let cy = scr.view.y as f32 + scr.view.h as f32 * 0.5;
     let title = scr.title_px();
     let size = scr.text_px();
     let hint = "F3: telemetry  ·  F11 / Alt+Enter: fullscreen";
     let w = mono_width(hint.chars().count(), size) + 16.0 * scr.s;
+    let cx = centre_clear_of(scr, w, keep);
     let (top, bottom) = (cy - title * 1.1 - 6.0 * scr.s, cy + 1.6 * size + size * LINE_HEIGHT + 6.0 * scr.s);
     out.quads.push(solid(
         (cx - w * 0.5).round(),
@@ -51,8 +52,10 @@ pub struct LevelResult {
 
 /// The end screen after the last level: "You made it!", a row per level (deaths, IGT, RTA, the
 /// split against the best in green or red, whether rewind was used), a total row (against the
-/// sum of the bests), and the keys (Enter does `selected`, the end menu's chosen item). Returns
-/// the y under the keys' line, where the end menu's items go.
+/// sum of the bests), and the keys (Enter does `selected`, the end menu's chosen item), on one
+/// panel sized to them (opaque as the menus' lists, [`MENU_ALPHA`]: the level and the player
+/// behind made the table hard to read). Returns the y under the keys' line, where the end
+/// menu's items go.
 pub fn end_screen(
     out: &mut Layer,
     scr: &Screen,
@@ -66,6 +69,11 @@ pub fn end_screen(
     let line = (size * LINE_HEIGHT).round();
     let title = scr.title_px();
     let mut y = scr.view.y as f32 + scr.view.h as f32 * 0.18;
+    // The panel behind the title, the table and the keys: its size is known once they are laid
+    // out, so its place in the quads (under the total's rule) is kept now and filled at the end.
+    let panel_at = out.quads.len();
+    out.quads.push(solid(0.0, 0.0, 0.0, 0.0, colors::PANEL, MENU_ALPHA));
+    let panel_top = y - 8.0 * scr.s;
     out.text.push(TextItem::new("You made it!", cx, y, title, colors::TITLE).aligned(Align::Center));
     y += title * 1.6;
     let name_w = results.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).clamp(5, 28);
@@ -122,7 +130,13 @@ pub fn end_screen(
     } else {
         format!("Enter: {}  ·  Start: play again  ·  Esc / Q: quit", selected.to_lowercase())
     };
+    let keys_w = mono_width(keys.chars().count(), size);
     out.text.push(TextItem::new(keys, cx, y, size, colors::TITLE).aligned(Align::Center));
+    let pad = 8.0 * scr.s;
+    let panel_w = (width.max(keys_w).max(mono_width(12, title)) + 2.0 * pad).round();
+    let panel_h = (y + line + pad * 0.5 - panel_top).round();
+    out.quads[panel_at] =
+        solid((cx - panel_w * 0.5).round(), panel_top.round(), panel_w, panel_h, colors::PANEL, MENU_ALPHA);
     y + 2.0 * line
 }
 
@@ -134,7 +148,7 @@ mod tests {
     fn pause_screen_dims_everything() {
         let scr = Screen::new(1280, 720);
         let mut out = Layer::default();
-        pause_screen(&mut out, &scr);
+        pause_screen(&mut out, &scr, None);
         let dim = out.quads[0];
         assert_eq!((dim.pos, dim.size), ([0.0, 0.0], [1280.0, 720.0]));
         assert!(dim.uv_rect[3] > 0.3 && dim.uv_rect[3] < 1.0);
@@ -173,5 +187,20 @@ mod tests {
         assert_eq!((texts[5].trim(), out.text[5].color), ("—", colors::DIM));
         assert_eq!(texts[7].trim(), "—", "no sum of bests without every best");
         assert_eq!(out.text[3].x, out.text[2].x + mono_width(38, out.text[2].size));
+        // One panel holds every line of text, inside the window.
+        let panel = out.quads[1];
+        assert_eq!(panel.uv_rect[3], MENU_ALPHA);
+        let inside = |t: &TextItem| {
+            let w = mono_width(t.text.chars().count(), t.size);
+            let left = if t.align == Align::Center { t.x - w * 0.5 } else { t.x };
+            left >= panel.pos[0]
+                && left + w <= panel.pos[0] + panel.size[0]
+                && t.y >= panel.pos[1]
+                && t.y + t.size * LINE_HEIGHT <= panel.pos[1] + panel.size[1]
+        };
+        assert!(out.text.iter().all(inside), "{panel:?}");
+        assert!(panel.pos[0] >= 0.0 && panel.pos[0] + panel.size[0] <= 1280.0);
+        let last = out.text.last().unwrap();
+        assert!(panel.pos[1] + panel.size[1] <= last.y + 2.0 * last.size * LINE_HEIGHT, "sized to the text");
     }
 }

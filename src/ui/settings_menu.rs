@@ -6,6 +6,7 @@
 //! Clock: event loop (called by [`super::menu`] on an input). Pure: settings in, settings out;
 //! the app saves them (`save::Store::set_settings`, atomic) and applies them at once.
 
+use crate::cosmetic::ShakeLevel;
 use crate::save::{Bindings, Settings};
 use crate::sim::action::Action;
 
@@ -46,10 +47,16 @@ pub enum SettingRow {
     Master,
     /// `volume.music`.
     Music,
-    /// `volume.effects`.
+    /// `volume.effects` (the sound effects; shown as "Sound effects").
     Effects,
     /// `display.reduced_motion`.
     ReducedMotion,
+    /// `display.screen_shake` (off, half, full); locked off while reduced motion is on.
+    ScreenShake,
+    /// `display.flashes`.
+    Flashes,
+    /// `display.visual_effects` (particles, squash and stretch, transitions).
+    VisualEffects,
     /// `display.vsync`.
     Vsync,
     /// `display.fullscreen`.
@@ -69,7 +76,19 @@ pub enum SettingRow {
 /// The settings page's rows, top to bottom.
 pub fn setting_rows() -> Vec<SettingRow> {
     use SettingRow::*;
-    let mut rows = vec![Master, Music, Effects, ReducedMotion, Vsync, Fullscreen, FpsCap, GameSpeed];
+    let mut rows = vec![
+        Master,
+        Music,
+        Effects,
+        ReducedMotion,
+        ScreenShake,
+        Flashes,
+        VisualEffects,
+        Vsync,
+        Fullscreen,
+        FpsCap,
+        GameSpeed,
+    ];
     for device in [Device::Keyboard, Device::Pad] {
         rows.extend(Action::ALL.map(|a| Key(device, a)));
     }
@@ -77,10 +96,23 @@ pub fn setting_rows() -> Vec<SettingRow> {
     rows
 }
 
+/// The screen shake's steps, in the order Left / Right go through them.
+pub const SHAKE_LEVELS: [ShakeLevel; 3] = [ShakeLevel::Off, ShakeLevel::Half, ShakeLevel::Full];
+
+/// Whether `row` can be changed now: the screen shake cannot while reduced motion is on (the
+/// loop forces it off then; the choice saved comes back when reduced motion goes off).
+pub fn changeable(row: SettingRow, settings: &Settings) -> bool {
+    row != SettingRow::ScreenShake || !settings.display.reduced_motion
+}
+
 /// `settings` with `row` changed one step (`by` ±1): volumes by 10 % within 0..=100 %,
-/// switches on and off, the frame cap through [`FPS_CAPS`] (wrapping). `None` on a row without
-/// a value in the settings (the game speed is the menu's own action).
+/// switches on and off, the frame cap through [`FPS_CAPS`] and the screen shake through
+/// [`SHAKE_LEVELS`] (both wrapping, so Enter cycles them). `None` on a row without a value in
+/// the settings (the game speed is the menu's own action) or one not [`changeable`] now.
 pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings> {
+    if !changeable(row, settings) {
+        return None;
+    }
     let mut s = settings.clone();
     let step = |v: &mut f64| *v = (((*v * 10.0).round() as i32 + by).clamp(0, 10)) as f64 / 10.0;
     match row {
@@ -88,6 +120,12 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
         SettingRow::Music => step(&mut s.volume.music),
         SettingRow::Effects => step(&mut s.volume.effects),
         SettingRow::ReducedMotion => s.display.reduced_motion ^= true,
+        SettingRow::ScreenShake => {
+            let now = s.display.screen_shake.index() as i32;
+            s.display.screen_shake = SHAKE_LEVELS[(now + by).rem_euclid(SHAKE_LEVELS.len() as i32) as usize];
+        }
+        SettingRow::Flashes => s.display.flashes ^= true,
+        SettingRow::VisualEffects => s.display.visual_effects ^= true,
         SettingRow::Vsync => s.display.vsync ^= true,
         SettingRow::Fullscreen => s.display.fullscreen ^= true,
         SettingRow::FpsCap => {
@@ -143,6 +181,39 @@ pub fn key_label(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cosmetic_rows_step_and_the_shake_waits_for_reduced_motion() {
+        let rows = setting_rows();
+        let at = |r| rows.iter().position(|x| *x == r).unwrap();
+        assert_eq!(
+            [at(SettingRow::ReducedMotion) + 1, at(SettingRow::ScreenShake) + 1, at(SettingRow::Flashes) + 1],
+            [at(SettingRow::ScreenShake), at(SettingRow::Flashes), at(SettingRow::VisualEffects)],
+            "the comfort rows together, under reduced motion"
+        );
+        let s = Settings::default();
+        let shake = |s: &Settings, by| adjust(SettingRow::ScreenShake, s, by).unwrap().display.screen_shake;
+        assert_eq!(shake(&s, -1), ShakeLevel::Half);
+        assert_eq!(shake(&s, 1), ShakeLevel::Off, "wraps: Enter cycles full → off → half → full");
+        let mut half = s.clone();
+        half.display.screen_shake = ShakeLevel::Half;
+        assert_eq!((shake(&half, -1), shake(&half, 1)), (ShakeLevel::Off, ShakeLevel::Full));
+        let off = adjust(SettingRow::Flashes, &s, 1).unwrap();
+        assert!(!off.display.flashes && off.display.visual_effects);
+        assert!(adjust(SettingRow::Flashes, &off, -1).unwrap().display.flashes, "either way toggles");
+        let plain = adjust(SettingRow::VisualEffects, &s, 1).unwrap();
+        assert!(!plain.display.visual_effects && plain.display.flashes);
+        assert_eq!(plain.volume, s.volume, "not the sound effects");
+        let quiet = adjust(SettingRow::Effects, &s, -1).unwrap();
+        assert_eq!((quiet.volume.effects, quiet.display.visual_effects), (0.9, true));
+        // Reduced motion locks the shake (the loop forces it off); the choice is kept.
+        let reduced = adjust(SettingRow::ReducedMotion, &half, 1).unwrap();
+        assert!(!changeable(SettingRow::ScreenShake, &reduced));
+        assert_eq!(adjust(SettingRow::ScreenShake, &reduced, 1), None);
+        assert!(changeable(SettingRow::Flashes, &reduced));
+        let back = adjust(SettingRow::ReducedMotion, &reduced, 1).unwrap();
+        assert_eq!(back.display.screen_shake, ShakeLevel::Half, "comes back as chosen");
+    }
 
     #[test]
     fn key_labels() {

@@ -574,6 +574,16 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_levels_name_varied_skies() {
+        let assets = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+        let sky = |n: u32| load_tmx(&level_path(assets, &format!("level{n}"))).map(|l| l.sky);
+        let skies: Vec<Sky> = (1..=12).map(|n| sky(n).unwrap_or_else(|e| panic!("{e}"))).collect();
+        assert_eq!(skies[9], Sky::Tower, "10. The Tower");
+        assert_eq!(skies[10], Sky::Caves, "11. The Long Way Down");
+        assert!(Sky::ALL.iter().all(|s| skies.contains(s)), "every sky is used: {skies:?}");
+    }
+
+    #[test]
     fn the_first_level_loads() {
         let path = level_path(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")), "level1");
         let level = load_tmx(&path).unwrap_or_else(|e| panic!("{e}"));

@@ -20,7 +20,8 @@ Layout (must match src/render/atlas.rs; its tests check the PNG size and the .ts
   * tiles: 16 x 16 px, 8 columns x 3 rows, stride 18 px; tile i's inner top-left is
     (1 + 18 * (i % 8), 1 + 18 * (i // 8)) - Tiled's margin 1, spacing 2;
   * player: 16 x 24 px frames in one row below the tiles, stride 18 x 26 px; frame f's inner
-    top-left is (1 + 18 * f, 55). Frames: idle, run 0-3, jump (rising), fall;
+    top-left is (1 + 18 * f, 55). Frames: idle, run 0-3, jump (rising), fall, wall slide
+    (pressed against a wall on the right, one hand up on it, sliding down);
   * entities: 16 x 16 px cells (a few use only their top 8 rows) below the player row, 8
     columns, stride 18 px; cell e's inner top-left is (1 + 18 * (e % 8), 81 + 18 * (e // 8)).
     Cells: moving platform left/middle/right, one-way platform left/middle/right (16 x 8),
@@ -644,6 +645,15 @@ LEGS_JUMP = grid(  # knees tucked
         "................",
     ]
 )
+LEGS_WALL = grid(  # wall slide: the front knee bent, its foot braced on the wall (right)
+    [
+        "....ksssssssk...",
+        "....ksssk.ksssk.",
+        "....kssk..kssnk.",
+        "...knnnk...knnk.",
+        "...kkkk.....kkk.",
+    ]
+)
 LEGS_FALL = grid(  # legs apart, reaching for the ground
     [
         "....ksssssssk...",
@@ -661,6 +671,12 @@ ARM_BACK = (grid(["..kk.", ".kiBk", "kiBk.", "kppk.", ".kk.."]), 3, 1)
 ARM_MID = (grid([".kk.", "kiBk", "kBBk", "kppk", ".kk."]), 6, 1)
 ARM_SWEPT = (grid(["..kkk", ".kiBk", "kiBk.", "kpk..", ".k..."]), 2, 1)
 ARM_REACH = (grid(["...kk", "..kpk", ".kBk.", "kiBk.", "kBk.."]), 11, -2)
+# wall slide: the forward hand raised flat against the wall at the sprite's right edge
+ARM_WALL = (
+    grid([".kk", "kpk", "kpk", "kBk", "kik", "kik", "kik", "kik", "kBk", "kBk", ".k."]),
+    13,
+    -10,
+)
 
 # scarf tails behind the neck, by pose: (image, x, y relative to the torso top)
 SCARF = {
@@ -693,6 +709,7 @@ PLAYER_FRAMES = [
     ("run3", player_frame(LEGS_RUN[3], ARM_MID, "run")),
     ("jump", player_frame(LEGS_JUMP, ARM_SWEPT, "jump", bob=-1)),
     ("fall", player_frame(LEGS_FALL, ARM_REACH, "fall")),
+    ("wallslide", player_frame(LEGS_WALL, ARM_WALL, "fall")),
 ]
 
 

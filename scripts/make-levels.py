@@ -20,8 +20,9 @@ Each level becomes a finite orthogonal map of 16 x 16 px tiles using ../tilesets
 stand); checkpoints and the goal are tile objects covering their tile. The maps stay
 editable in Tiled; rerunning this script overwrites them.
 
-Levels 4 and up are drawn in scripts/levels/levelN.py (TITLE, ROWS, ENTITIES), one file
-each, read by this script.
+Levels 4 and up are drawn in scripts/levels/levelN.py (TITLE, SKY, ROWS, ENTITIES), one file
+each, read by this script. Every map gets the string property `sky` (its parallax backdrop:
+hills, forest, caves, tower or dusk; SKIES below for levels 1-3).
 
 Entities: a level may list entity objects beside its drawing (a third item, a list made with
 the helpers `platform`, `crumble`, `spring`, `saw`, `walker` below, in tile units: column,
@@ -111,6 +112,11 @@ def walker(col, row, speed=None):
     """A walker standing in tile (col, row) (its 16 x 16 box); negative speed starts left."""
     return ("walker", col * TILE, row * TILE, 0, 0, _props(speed=speed))
 
+
+# Each level's backdrop, the map property `sky` (src/level/mod.rs Sky; README "Editing levels"):
+# levels 1-3 here, the others as SKY in scripts/levels/levelN.py.
+SKIES = {"level1": "hills", "level2": "forest", "level3": "dusk"}
+KNOWN_SKIES = ("hills", "forest", "caves", "tower", "dusk")
 
 # name -> (title, drawing[, entities]). Rows may be ragged; they are padded with '.'.
 LEVELS = {
@@ -242,8 +248,8 @@ LEVELS = {
 
 
 def load_level_files():
-    """The levels drawn in scripts/levels/levelN.py (TITLE, ROWS, ENTITIES; the entity helpers
-    above are in scope there), in number order after the ones drawn in this file."""
+    """The levels drawn in scripts/levels/levelN.py (TITLE, SKY, ROWS, ENTITIES; the entity
+    helpers above are in scope there), in number order after the ones drawn in this file."""
     folder = os.path.join(ROOT, "scripts", "levels")
     helpers = {f.__name__: f for f in (platform, crumble, spring, saw, walker)}
     names = [n[:-3] for n in os.listdir(folder) if n.startswith("level") and n.endswith(".py")]
@@ -252,6 +258,7 @@ def load_level_files():
         with open(os.path.join(folder, name + ".py"), encoding="utf-8") as f:
             exec(compile(f.read(), f.name, "exec"), scope)
         LEVELS[name] = (scope["TITLE"], scope["ROWS"], scope["ENTITIES"])
+        SKIES[name] = scope["SKY"]
 
 
 load_level_files()
@@ -385,7 +392,9 @@ def entity_lines(entities, first_id, width, height):
     return lines
 
 
-def write_tmx(path, title, rows, entities=()):
+def write_tmx(path, title, rows, entities=(), sky="hills"):
+    if sky not in KNOWN_SKIES:
+        raise SystemExit(f"{path}: unknown sky {sky!r} (expected {', '.join(KNOWN_SKIES)})")
     height, width = len(rows), len(rows[0])
     tiles = autotile(rows)
     objects = objects_of(rows)
@@ -402,6 +411,7 @@ def write_tmx(path, title, rows, entities=()):
         f'nextobjectid="{len(objects) + len(entities) + 1}">',
         " <properties>",
         f'  <property name="name" value="{xml_escape(title)}"/>',
+        f'  <property name="sky" value="{sky}"/>',
         " </properties>",
         ' <tileset firstgid="1" source="../tilesets/ledge.tsx"/>',
         f' <layer id="1" name="tiles" width="{width}" height="{height}">',
@@ -471,7 +481,7 @@ def main():
     for name, (title, drawing, *rest) in LEVELS.items():
         rows = pad(drawing)
         path = os.path.join(ROOT, "assets", "levels", f"{name}.tmx")
-        tiles = write_tmx(path, title, rows, rest[0] if rest else ())
+        tiles = write_tmx(path, title, rows, rest[0] if rest else (), SKIES[name])
         print(f"wrote {path} ({len(rows[0])}x{len(rows)} tiles)")
         if args.preview:
             out = os.path.join(args.preview, f"{name}.png")

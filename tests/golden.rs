@@ -6,7 +6,9 @@
 //! every entity kind in every drawn state at a fractional alpha (a hand-made view), and every
 //! entity kind placed by the real simulation at a fractional alpha with the player riding
 //! (`entities-sim`, also checked against the simulation's boxes: feet on the platform's top,
-//! the saw inside its circle's box).
+//! the saw inside its circle's box); each sky (`sky-hills`, …: its gradient, far and near
+//! layers part sunk, a fractional camera), and the effects (`effects`: particles of every
+//! kind, squash and stretch, a shake and a fade over the view).
 //!
 //! `LEDGE_BLESS=1 cargo test --test golden` rewrites the goldens (look at them before
 //! committing); a missing golden fails the test. With no adapter at all the tests fail
@@ -405,11 +407,6 @@ entity walker x=150 y=304 speed=40
 frame 6.9444 x200
 ";
 
-/// Sky: the colour of the frame's top-left pixel.
-fn sky(img: &[u8]) -> [u8; 3] {
-    [img[0], img[1], img[2]]
-}
-
 fn px(img: &[u8], x: i64, y: i64) -> [u8; 3] {
     let i = ((y * i64::from(W) + x) * 4) as usize;
     [img[i], img[i + 1], img[i + 2]]
@@ -439,12 +436,16 @@ fn every_entity_kind_from_the_simulation() {
             let away = PlayerDraw { pos: view.camera + VIEW_SIZE * 4.0, ..view.player };
             let without = off.render(&ledge::present::view::FrameView { player: away, ..view }, W, H);
             let without = without.map_err(|e| e.to_string())?;
-            shot = Some((with, without, view.camera, view.player.pos, view.entities.to_vec(), alpha));
+            // And with nothing moving drawn at all: the sky and the tiles behind them.
+            let behind = ledge::present::view::FrameView { player: away, entities: &[], ..view };
+            let behind = off.render(&behind, W, H).map_err(|e| e.to_string())?;
+            shot = Some((with, without, behind, view.camera, view.player.pos, view.entities.to_vec(), alpha));
         }
         Ok(())
     })
     .expect("the script runs");
-    let (img, bare, camera, player, entities, alpha) = shot.expect("a riding frame at a fractional alpha");
+    let (img, bare, behind, camera, player, entities, alpha) =
+        shot.expect("a riding frame at a fractional alpha");
     eprintln!("alpha {alpha}, player {player}");
     check("entities-sim", &img);
     let kinds: Vec<EntityKind> = entities.iter().map(|e| e.kind).collect();
@@ -461,8 +462,8 @@ fn every_entity_kind_from_the_simulation() {
     let screen = |v: glam::DVec2| (v - top_left) * scale;
     let platform = &entities[0];
     assert_eq!(player.y + HITBOX.y, platform.pos.y, "drawn feet on the drawn top");
-    // The player's own pixels: where the two renders differ.
-    let sky = sky(&bare);
+    // The player's own pixels: where the two renders differ; an entity's: where `bare` differs
+    // from `behind` (the parallax sky is no one colour).
     let (x0, x1) = (screen(player).x.floor() as i64 - 8, screen(player + HITBOX).x.ceil() as i64 + 8);
     let mut lowest = i64::MIN;
     let mut under = Vec::new();
@@ -478,12 +479,15 @@ fn every_entity_kind_from_the_simulation() {
     assert_eq!(lowest, top - 1, "the player's lowest drawn row is right above the platform's first row");
     for x in x0..x1 {
         if (0..i64::from(H)).any(|y| px(&img, x, y) != px(&bare, x, y)) {
-            under.push((px(&bare, x, top), px(&bare, x, top - 1)));
+            under.push((
+                (px(&bare, x, top), px(&behind, x, top)),
+                (px(&bare, x, top - 1), px(&behind, x, top - 1)),
+            ));
         }
     }
     assert!(!under.is_empty());
     assert!(
-        under.iter().all(|(on, above)| *on != sky && *above == sky),
+        under.iter().all(|(on, above)| on.0 != on.1 && above.0 == above.1),
         "platform top row under the feet: {under:?}"
     );
 
@@ -493,7 +497,7 @@ fn every_entity_kind_from_the_simulation() {
     let (mut lo, mut hi) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN));
     for y in a.y as i64 - 6..b.y as i64 + 6 {
         for x in a.x as i64 - 6..b.x as i64 + 6 {
-            if px(&bare, x, y) != sky {
+            if px(&bare, x, y) != px(&behind, x, y) {
                 lo = (lo.0.min(x), lo.1.min(y));
                 hi = (hi.0.max(x), hi.1.max(y));
             }
@@ -505,4 +509,74 @@ fn every_entity_kind_from_the_simulation() {
     );
     assert!(hi.0 as f64 <= b.x && hi.1 as f64 <= b.y, "saw drawn right/below its box: {hi:?} vs {b}");
     assert!((hi.0 - lo.0) as f64 >= 0.8 * (b.x - a.x), "the saw fills its box: {lo:?}..{hi:?} vs {a}..{b}");
+}
+
+/// A 120 x 34 tile map (1920 x 544 px) with a floor, a wall and a ledge, drawn with `sky`;
+/// the camera between pixels, 24 px above the level's bottom: the far and near layers part
+/// sunk (5 and 11 px) and shifted by fractions of a copy.
+fn sky_level(sky: ledge::level::Sky) -> ledge::level::Level {
+    let mut rows = vec![".".repeat(120); 34];
+    rows[31] = format!("{}P{}", ".".repeat(62), ".".repeat(57));
+    rows[27] = format!("{}----{}", ".".repeat(48), ".".repeat(68));
+    for row in &mut rows[24..32] {
+        row.replace_range(72..74, "##");
+    }
+    rows[32] = "#".repeat(120);
+    rows[33] = "#".repeat(120);
+    let mut level = ledge::level::ascii::parse_ascii(&rows, 1).unwrap();
+    level.sky = sky;
+    level
+}
+
+const SKY_CAMERA: glam::DVec2 = glam::DVec2::new(1000.4, 340.0);
+
+#[test]
+fn every_sky_behind_a_level() {
+    use ledge::present::view::{FrameView, PlayerDraw};
+    let mut off = common::gpu::offscreen();
+    for sky in ledge::level::Sky::ALL {
+        let level = sky_level(sky);
+        let view = FrameView::still(&level, SKY_CAMERA, PlayerDraw::standing(level.spawn));
+        let img = off.render(&view, W, H).unwrap();
+        check(&format!("sky-{}", sky.name()), &img);
+    }
+}
+
+/// Particles of every kind (two of each, one half grown), the player squashed to (1.3, 0.7)
+/// beside an unscaled ghost, a shake of (2, -2) px and a fade at 40 % over the view.
+#[test]
+fn effects_over_a_level() {
+    use glam::DVec2;
+    use ledge::present::view::{EffectDraw, EffectKind, FrameView, PlayerDraw, PlayerPose};
+    let level = sky_level(ledge::level::Sky::Hills);
+    let feet = level.spawn + DVec2::new(6.0, 22.0);
+    let fx = |kind, dx: f64, dy: f64, size| EffectDraw {
+        kind,
+        pos: feet + DVec2::new(dx, dy),
+        size,
+        opacity: 1.0,
+    };
+    let mut effects = Vec::new();
+    for (i, kind) in
+        [EffectKind::Dust, EffectKind::Burst, EffectKind::Debris, EffectKind::Spark, EffectKind::Puff]
+            .into_iter()
+            .enumerate()
+    {
+        let x = -90.0 + 40.0 * i as f64;
+        effects.push(fx(kind, x, -3.0, 6.0));
+        effects.push(fx(kind, x + 12.5, -20.25, 3.0));
+    }
+    effects.push(fx(EffectKind::Dust, 30.0, -3.0, 0.0)); // zero size: nothing drawn
+    effects.push(EffectDraw { kind: EffectKind::Fade, pos: SKY_CAMERA, size: 0.0, opacity: 0.4 });
+    let player = PlayerDraw { pose: PlayerPose::Idle, ..PlayerDraw::standing(level.spawn) };
+    let ghost = PlayerDraw { pos: level.spawn - DVec2::new(40.0, 0.0), ..player };
+    let view = FrameView {
+        shake: DVec2::new(2.0, -2.0),
+        player_scale: DVec2::new(1.3, 0.7),
+        effects: &effects,
+        ghost: Some(ghost),
+        ..FrameView::still(&level, SKY_CAMERA, player)
+    };
+    let img = common::gpu::offscreen().render(&view, W, H).unwrap();
+    check("effects", &img);
 }

@@ -1,5 +1,6 @@
 //! The sprite renderer drawn off-screen (no window) on whatever adapter exists (Mesa lavapipe in
-//! CI), checked pixel by pixel against the atlas: sky where there is sky, the ground tile's
+//! CI), checked pixel by pixel against the atlas: the level's sky (as drawn with nothing in
+//! front of it) where there is sky, the ground tile's
 //! texels where a ground tile is, the player's texels (mirrored when facing left) where the
 //! player is, dark bars around a letterboxed view, and crisp integer scaling. With no adapter
 //! at all the tests fail (`common::gpu::offscreen`): CI installs Mesa's lavapipe
@@ -14,7 +15,7 @@ use common::images::{load_rgba, save_png};
 use glam::DVec2;
 use ledge::level::{Level, TileKind};
 use ledge::present::atlas::{self, AtlasRegion};
-use ledge::present::instances::{LETTERBOX_SRGB, SKY_SRGB};
+use ledge::present::instances::LETTERBOX_SRGB;
 use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
 
 /// 40 x 23 tiles; a row of ground at tile row 20 (y 320..336 px).
@@ -73,6 +74,19 @@ fn close(a: [u8; 4], b: [u8; 3]) -> bool {
     (0..3).all(|i| a[i].abs_diff(b[i]) <= 2)
 }
 
+fn rgb(p: [u8; 4]) -> [u8; 3] {
+    [p[0], p[1], p[2]]
+}
+
+/// `view`'s backdrop alone: the same view with no tiles and the player far outside it.
+fn backdrop(off: &mut ledge::render::Offscreen, view: &FrameView<'_>, w: u32, h: u32) -> Image {
+    let mut empty = view.level.clone();
+    empty.gfx.iter_mut().for_each(|g| *g = None);
+    let away = PlayerDraw { pos: DVec2::new(-10_000.0, -10_000.0), ..view.player };
+    let bare = FrameView { shake: view.shake, ..FrameView::still(&empty, view.camera, away) };
+    Image { w, px: off.render(&bare, w, h).expect("render") }
+}
+
 fn load_atlas() -> Image {
     let dir = ledge::assets::assets_dir().expect("assets folder");
     let (w, _h, px) = load_rgba(&dir.join(atlas::ATLAS_PATH)).expect("atlas");
@@ -120,18 +134,20 @@ fn sky_ground_and_player_at_scale_1() {
     let img = Image { w: 640, px: off.render(&view(&level, false), 640, 360).expect("render") };
     assert_eq!(img.px.len(), 640 * 360 * 4);
     dump("scale1", &img);
+    let sky = backdrop(&mut off, &view(&level, false), 640, 360);
 
-    // Sky above everything.
+    // Sky behind everything: the gradient at the top, the hills' layers lower down.
     for (x, y) in [(5, 5), (320, 100), (600, 300)] {
-        assert!(close(img.at(x, y), SKY_SRGB), "sky at ({x},{y}): {:?}", img.at(x, y));
+        assert!(close(img.at(x, y), rgb(sky.at(x, y))), "sky at ({x},{y}): {:?}", img.at(x, y));
     }
+    assert_ne!(rgb(sky.at(5, 5)), rgb(sky.at(5, 300)), "a backdrop, not one flat colour");
     // The ground row (tile row 20, y 320..336) shows the ground tile's texels in every column.
     let ground = atlas::tile_region(atlas::GROUND_TOP);
     for col in [0u32, 7, 39] {
         assert_sprite(&img, &atlas_img, ground, col * 16, 320, 1, false);
     }
     // Under the ground row: sky again (nothing drawn there).
-    assert!(close(img.at(100, 345), SKY_SRGB));
+    assert!(close(img.at(100, 345), rgb(sky.at(100, 345))));
 
     // The player: 16 x 24 sprite bottom-centred on the 12 x 22 hitbox at (200, 298).
     let player = atlas::player_region(PlayerPose::Idle);
@@ -158,7 +174,9 @@ fn integer_scale_with_letterbox() {
     dump("scale2_letterbox", &img);
     assert!(close(img.at(640, 10), LETTERBOX_SRGB), "top bar: {:?}", img.at(640, 10));
     assert!(close(img.at(640, 790), LETTERBOX_SRGB), "bottom bar: {:?}", img.at(640, 790));
-    assert!(close(img.at(640, 50), SKY_SRGB), "sky below the bar: {:?}", img.at(640, 50));
+    let sky = backdrop(&mut off, &view(&level, false), 1280, 800);
+    assert!(close(img.at(640, 50), rgb(sky.at(640, 50))), "sky below the bar: {:?}", img.at(640, 50));
+    assert!(!close(img.at(640, 50), LETTERBOX_SRGB), "the view, not a bar");
     let ground = atlas::tile_region(atlas::GROUND_TOP);
     assert_sprite(&img, &atlas_img, ground, 10 * 32, 40 + 640, 2, false);
     let player = atlas::player_region(PlayerPose::Idle);
@@ -189,6 +207,9 @@ fn fractional_camera_never_bleeds_padding() {
 fn rotated_goal_samples_only_its_own_atlas_cell() {
     let mut off = offscreen();
     let mut level = test_level();
+    // Dusk: behind the goal its gradient's pink bands, none of them a colour of the door (the
+    // day sky's blues are: a texel of that colour would not be told apart from the sky).
+    level.sky = ledge::level::Sky::Dusk;
     // The goal in mid-air at tile (10, 10): level pixels 160..176, centre (168, 168); at scale
     // 2 with the camera at (320, 180) its centre is window pixel (336, 336).
     level.gfx[10 * level.width + 10] = Some(atlas::GOAL);
@@ -213,12 +234,13 @@ fn rotated_goal_samples_only_its_own_atlas_cell() {
         v.camera += DVec2::new(frac, frac);
         let img = Image { w: 1280, px: off.render(&v, 1280, 720).expect("render") };
         dump(&format!("goal_{angle:.2}_{frac}"), &img);
+        let sky = backdrop(&mut off, &v, 1280, 720);
         // The turned 16 x 16 quad reaches 8·√2 level px (23 window px) from its centre.
         let mut goal_px = 0;
         for y in 336 - 26..336 + 26 {
             for x in 336 - 26..336 + 26 {
                 let got = img.at(x, y);
-                if close(got, SKY_SRGB) {
+                if close(got, rgb(sky.at(x, y))) {
                     continue;
                 }
                 assert!(

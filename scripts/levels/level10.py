@@ -12,6 +12,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # top row 20); checkpoint 3 (105, 19); a walker under two crumbling steps up to the summit
 # (118-123, top row 11) and the goal (120, 10).
 TITLE = "The Tower"
+SKY = "tower"  # the backdrop (map property `sky`)
 ROWS = [
     "............................................................................................................................",
     "............................................................................................................................",

@@ -10,6 +10,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # lifts going up and down over spikes (cols 77, 83, 89: jump up through them from below) to
 # the goal ledge (95-111, top row 7) and the goal (108, 6).
 TITLE = "Moving Parts"
+SKY = "hills"  # the backdrop (map property `sky`)
 ROWS = [
     "................................................................................................................",
     "........................................................................................()......................",

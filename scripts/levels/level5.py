@@ -12,6 +12,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # pillars over a spike pit (111-132), each throwing the player to the next; crumbling steps
 # (138, 142) up to the goal ledge (146-169, top row 6) and the goal (157, 5).
 TITLE = "Crumble and Spring"
+SKY = "forest"  # the backdrop (map property `sky`)
 ROWS = [
     "..........................................................................................................................................................................",
     "......................................................................................................................................................()..................",

@@ -11,6 +11,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # 12); then down the drop (cols 60-65) to the floor, checkpoint 3 (61, 71), and one tall
 # shaft (cols 69-71, rows 30-71) to the top (row 30) and the goal (93, 29).
 TITLE = "The Shaft"
+SKY = "caves"  # the backdrop (map property `sky`)
 ROWS = [
     "....................................................................................................",
     "....................................................................................................",

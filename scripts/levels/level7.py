@@ -12,6 +12,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # corridor (cols 134-160, roof rows 14-15) with two saws sweeping along it and a walker, to
 # the goal (166, 18).
 TITLE = "Saw Mill"
+SKY = "forest"  # the backdrop (map property `sky`)
 ROWS = [
     "..........................................................................................................................................................................",
     "....................................................................................................()....................................................................",

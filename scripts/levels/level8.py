@@ -10,6 +10,7 @@ Legend and entity helpers: make-levels.py's docstring (the helpers are in scope 
 # and checkpoint 2 (75, 5); two one-way lifts over a spike pit (86-110); checkpoint 3 (113,
 # 11); two walkers and a dropping saw before the goal (143, 11).
 TITLE = "The Works"
+SKY = "dusk"  # the backdrop (map property `sky`)
 ROWS = [
     "......................................................................................................................................................",
     "..................................................................................()..................................................................",

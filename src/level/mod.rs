@@ -111,7 +111,7 @@ pub enum Sky {
     Forest,
     /// Underground: a dark gradient, far cave wall, near stalactites and pillars (`sky = "caves"`).
     Caves,
-    /// High up: a pale gradient, far cloud banks, near drifting clouds (`sky = "tower"`).
+    /// High up: a blue-to-pale gradient, far cloud banks, near drifting clouds (`sky = "tower"`).
     Tower,
     /// Evening: an orange-to-violet gradient, far ridges, near dark hills (`sky = "dusk"`).
     Dusk,

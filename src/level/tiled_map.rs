@@ -18,11 +18,13 @@
 //! - in the same layer, objects of class `platform`, `crumble`, `spring`, `saw` and `walker`
 //!   place entities, in object order ([`super::tiled_entities`]: their rectangle or point and
 //!   custom properties become the keys of `../shared/design/LAB.md`'s `entity` line);
-//! - the map's string property `name`, if any (else the file stem).
+//! - the map's string property `name`, if any (else the file stem);
+//! - the map's string property `sky`, the level's backdrop ([`super::Sky::from_name`]:
+//!   `hills`, `forest`, `caves`, `tower`, `dusk`); none: `hills`.
 
 use super::tiled_entities::{ENTITY_CLASSES, entity_from_object, solid_at_start_overlapping};
 use super::tiles;
-use super::{Checkpoint, HITBOX, Level, LevelError, Rect, TILE, TileKind};
+use super::{Checkpoint, HITBOX, Level, LevelError, Rect, Sky, TILE, TileKind};
 use super::{EntityKind, EntitySpec};
 use glam::DVec2;
 use std::collections::HashMap;
@@ -114,6 +116,8 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         Some(_) => return Err("map property 'name' must be a string".to_owned()),
     };
 
+    let sky = sky_of(&map.properties)?;
+
     let level = Level {
         name,
         source: Some(path.to_owned()),
@@ -123,7 +127,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         gfx,
         spawn: objects.spawn,
         checkpoints: objects.checkpoints,
-        sky: super::Sky::default(),
+        sky,
         goal: objects.goal,
         entities: objects.entities,
     };
@@ -145,6 +149,18 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         ));
     }
     Ok(level)
+}
+
+/// The map's `sky` property: absent is [`Sky::Hills`]; anything but a known name in a string
+/// is an error listing the names.
+fn sky_of(properties: &tiled::Properties) -> Result<Sky, String> {
+    let known = || Sky::ALL.map(Sky::name).join(", ");
+    match properties.get("sky") {
+        None => Ok(Sky::Hills),
+        Some(PropertyValue::StringValue(s)) => Sky::from_name(s)
+            .ok_or_else(|| format!("unknown sky '{s}' (map property 'sky': expected {})", known())),
+        Some(_) => Err(format!("map property 'sky' must be a string: one of {}", known())),
+    }
 }
 
 /// Every tileset must have an image file that exists and the atlas's grid, so that a tile's
@@ -504,6 +520,67 @@ mod tests {
             Err("unknown tile kind 'lava' on tile 4 (expected solid, oneway or hazard)".to_owned())
         );
         assert_eq!(kind(5), Err("tile 5: property 'kind' must be a string".to_owned()));
+    }
+
+    #[test]
+    fn the_sky_property_names_a_sky_or_is_refused_naming_the_file() {
+        let dir = std::env::temp_dir().join(format!("ledge-sky-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let assets = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+        let tsx = assets.join("tilesets/ledge.tsx");
+        let map = |property: &str| {
+            format!(
+                r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="4" height="2" tilewidth="16" tileheight="16" infinite="0">
+ <properties>{property}</properties>
+ <tileset firstgid="1" source="{}"/>
+ <layer id="1" name="tiles" width="4" height="2"><data encoding="csv">0,0,0,0,
+1,1,1,1</data></layer>
+ <objectgroup id="2" name="objects"><object id="1" type="spawn" x="8" y="16"><point/></object></objectgroup>
+</map>"#,
+                tsx.display()
+            )
+        };
+        let load = |name: &str, property: &str| {
+            let path = dir.join(format!("{name}.tmx"));
+            std::fs::write(&path, map(property)).expect("write map");
+            (load_tmx(&path), path)
+        };
+        assert_eq!(load("none", "").0.expect("loads").sky, Sky::Hills, "no property: hills");
+        for sky in Sky::ALL {
+            let (level, _) = load(sky.name(), &format!(r#"<property name="sky" value="{}"/>"#, sky.name()));
+            assert_eq!(level.expect("loads").sky, sky);
+        }
+        let (err, path) = load("lava", r#"<property name="sky" value="lava"/>"#);
+        let msg = err.expect_err("an unknown sky is refused").to_string();
+        assert_eq!(
+            msg,
+            format!(
+                "{}: unknown sky 'lava' (map property 'sky': expected hills, forest, caves, tower, dusk)",
+                path.display()
+            )
+        );
+        assert!(!msg.contains('\n'), "one line");
+        let (err, path) = load("number", r#"<property name="sky" type="int" value="3"/>"#);
+        assert!(matches!(err, Err(LevelError::Invalid { .. })));
+        assert_eq!(
+            err.expect_err("not a string").to_string(),
+            format!(
+                "{}: map property 'sky' must be a string: one of hills, forest, caves, tower, dusk",
+                path.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_shipped_levels_name_varied_skies() {
+        let assets = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+        let sky = |n: u32| load_tmx(&level_path(assets, &format!("level{n}"))).map(|l| l.sky);
+        let skies: Vec<Sky> = (1..=12).map(|n| sky(n).unwrap_or_else(|e| panic!("{e}"))).collect();
+        assert_eq!(skies[9], Sky::Tower, "10. The Tower");
+        assert_eq!(skies[10], Sky::Caves, "11. The Long Way Down");
+        assert!(Sky::ALL.iter().all(|s| skies.contains(s)), "every sky is used: {skies:?}");
     }
 
     #[test]

@@ -4,13 +4,17 @@
 //! [`SpriteInstance`]s (pure: benchable and unit-tested without a GPU); `render` uploads them
 //! and draws them with `shaders/sprite.wgsl`. Nothing here writes the world.
 //!
-//! Draw order in the one instance list: the sky (a solid quad covering the view), the tiles in
-//! view (checkpoints and the goal are tiles in `Level::gfx` too; the goal is drawn rotated by
-//! [`FrameView::goal_angle`], everything else upright), the entities
+//! Draw order in the one instance list, and the [`Batches`] it falls into: the level's sky
+//! ([`super::backdrop`]: the gradient, the far and near parallax layers, from `skies.png`),
+//! the tiles in view (checkpoints and the goal are tiles in `Level::gfx` too; the goal is
+//! drawn rotated by [`FrameView::goal_angle`], everything else upright), the entities
 //! ([`super::entity_sprites`]: platforms, crumbling blocks, springs, saws, walkers, behind the
-//! player), the `--stress` sprites, then the player. Everything is opaque or alpha-tested (the shader discards texels with alpha < 0.5),
-//! so the world is drawn without blending; only the screen-space overlay quads
-//! ([`FLAG_SOLID`] with a fractional alpha) need it.
+//! player), the `--stress` sprites, the ghost, the world particles
+//! ([`super::effect_sprites`]), the player (squashed or stretched by
+//! [`FrameView::player_scale`]), then the flash and fade overlays over the whole view. The sky,
+//! tiles, sprites and player are opaque or alpha-tested (the shader discards texels with
+//! alpha < 0.5), so they are drawn without blending; the ghost, the particles (solid squares,
+//! [`FLAG_SOLID`], whose alpha is their opacity) and the overlays are blended.
 //!
 //! Each instance's UV rectangle is the *inner* atlas cell (the 1 px extruded padding stays
 //! outside), so neighbouring cells never bleed in under nearest sampling.
@@ -24,10 +28,9 @@
 use super::atlas::{self, AtlasRegion};
 use super::view::{FrameView, VIEW_SIZE};
 use crate::level::TILE;
+use glam::DVec2;
 use std::ops::Range;
 
-/// The sky, sRGB 0..255: a clear light blue.
-pub const SKY_SRGB: [u8; 3] = [110, 193, 234];
 /// The letterbox bars around the view, sRGB 0..255: near black with a touch of blue.
 pub const LETTERBOX_SRGB: [u8; 3] = [18, 18, 28];
 
@@ -67,10 +70,6 @@ pub fn srgb_to_linear(c: u8) -> f64 {
     if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
-fn linear_rgba(srgb: [u8; 3]) -> [f32; 4] {
-    [srgb_to_linear(srgb[0]) as f32, srgb_to_linear(srgb[1]) as f32, srgb_to_linear(srgb[2]) as f32, 1.0]
-}
-
 /// Normalised `[u0, v0, u1, v1]` of an atlas region (inner cell, no padding).
 pub fn uv_of(r: AtlasRegion) -> [f32; 4] {
     let (aw, ah) = (atlas::ATLAS_SIZE.x as f32, atlas::ATLAS_SIZE.y as f32);
@@ -93,19 +92,32 @@ fn lit(view: &FrameView<'_>, index: u32, tx: usize, ty: usize) -> u32 {
     if reached { atlas::CHECKPOINT_LIT } else { index }
 }
 
+/// Where each part of a frame's instance list lies (indices into it) and so how it is drawn:
+/// one draw per texture and blend run (STYLE.md habit 7).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Batches {
+    /// The backdrop: samples `skies.png`, unblended (alpha-tested).
+    pub sky: Range<u32>,
+    /// Tiles, entities and `--stress` sprites: the atlas, unblended.
+    pub world: Range<u32>,
+    /// The ghost and the world particles: the atlas (or solid), blended.
+    pub translucent: Range<u32>,
+    /// The player: the atlas, unblended.
+    pub player: Range<u32>,
+    /// Flashes and fades over the whole view: solid, blended.
+    pub overlays: Range<u32>,
+}
+
 /// Build this frame's instances from `view` into `out` (cleared first): the sky, the tiles
-/// whose cells overlap the view (culled by the camera), the entities, the stress sprites, the
-/// ghost, then the player. Pure CPU work.
-pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
+/// whose cells overlap the drawn view (culled by it), the entities, the stress sprites, the
+/// ghost, the particles, the player, then the overlays. Returns where each run lies. Pure CPU
+/// work.
+pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) -> Batches {
     out.clear();
-    let top_left = view.camera - VIEW_SIZE * 0.5;
-    out.push(SpriteInstance {
-        pos: [top_left.x as f32, top_left.y as f32],
-        size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
-        uv_rect: linear_rgba(SKY_SRGB),
-        flags: FLAG_SOLID,
-        rotation: 0.0,
-    });
+    let mark = |out: &Vec<SpriteInstance>| out.len() as u32;
+    super::backdrop::push_backdrop(view, out);
+    let world_start = mark(out);
+    let top_left = view.view_top_left();
 
     let level = view.level;
     let bottom_right = top_left + VIEW_SIZE;
@@ -145,19 +157,33 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         flags: 0,
         rotation: 0.0,
     }));
+    let translucent_start = mark(out);
 
-    // A ghost: the player's sprite, translucent, behind the player.
+    // A ghost: the player's sprite, translucent and never squashed, behind the player; then
+    // the particles, in the order the cosmetic layer gives them.
     if let Some(g) = &view.ghost {
-        out.push(player_sprite(g, FLAG_GHOST));
+        out.push(player_sprite(g, FLAG_GHOST, DVec2::ONE));
     }
-    out.push(player_sprite(&view.player, 0));
+    super::effect_sprites::push_particles(view, out);
+    let player_start = mark(out);
+    out.push(player_sprite(&view.player, 0, view.player_scale));
+    let overlays_start = mark(out);
+    super::effect_sprites::push_overlays(view, out);
+    Batches {
+        sky: 0..world_start,
+        world: world_start..translucent_start,
+        translucent: translucent_start..player_start,
+        player: player_start..overlays_start,
+        overlays: overlays_start..mark(out),
+    }
 }
 
 /// The player's sprite (16 x 24) bottom-centred on the hitbox (12 x 22) of `p`, with `flags`
-/// (a ghost's) added.
-fn player_sprite(p: &super::view::PlayerDraw, flags: u32) -> SpriteInstance {
+/// (a ghost's) added, scaled by `scale` (x, y; 1 at rest) about the middle of its bottom edge,
+/// so a squash widens it on the ground and a stretch lengthens it upward.
+fn player_sprite(p: &super::view::PlayerDraw, flags: u32, scale: DVec2) -> SpriteInstance {
     let region = atlas::player_region(p.pose);
-    let (w, h) = (f64::from(region.w), f64::from(region.h));
+    let (w, h) = (f64::from(region.w) * scale.x, f64::from(region.h) * scale.y);
     let x = p.pos.x + (p.hitbox.x - w) * 0.5;
     let y = p.pos.y + p.hitbox.y - h;
     SpriteInstance {
@@ -210,30 +236,73 @@ mod tests {
         let lvl = level(200, 30);
         let mut out = Vec::new();
         // Camera at the level's bottom-left corner region: 640 x 360 view centred on (320, 300).
-        build_instances(&view(&lvl, DVec2::new(320.0, 300.0), false), &mut out);
-        assert_eq!(out[0].flags, FLAG_SOLID);
-        assert_eq!(out[0].pos, [0.0, 120.0]);
+        let b = build_instances(&view(&lvl, DVec2::new(320.0, 300.0), false), &mut out);
+        assert_eq!(b.sky.start, 0);
+        assert_eq!(out[0].pos, [0.0, 120.0], "the gradient at the view's top-left");
+        assert_eq!(out[0].size, [640.0, 360.0]);
         // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
-        let tiles = &out[1..out.len() - 1];
+        let tiles = &out[b.world.start as usize..b.world.end as usize];
         assert_eq!(tiles.len(), 40);
         assert!(tiles.iter().all(|t| t.pos[1] == 464.0 && t.size == [16.0, 16.0]));
-        let player = out.last().copied().expect("player");
-        assert_eq!(player.flags, 0);
+        assert_eq!((b.translucent.len(), b.player.len(), b.overlays.len()), (0, 1, 0));
+        assert_eq!(b.player.end as usize, out.len());
+        assert_eq!(out[b.player.start as usize].flags, 0);
     }
 
     #[test]
     fn culls_tiles_outside_the_view() {
         let lvl = level(200, 30);
         let mut out = Vec::new();
+        let tiles = |camera: DVec2, out: &mut Vec<SpriteInstance>| {
+            build_instances(&view(&lvl, camera, false), out).world.len()
+        };
         // The view spans y 0..360: the floor (y 464) is below it.
-        build_instances(&view(&lvl, DVec2::new(1000.0, 180.0), false), &mut out);
-        assert_eq!(out.len(), 2, "sky and player only");
+        assert_eq!(tiles(DVec2::new(1000.0, 180.0), &mut out), 0);
         // A half-tile camera offset shows a partial column at each side: 41 columns.
-        build_instances(&view(&lvl, DVec2::new(1000.0, 300.0), false), &mut out);
-        assert_eq!(out.len() - 2, 41);
+        assert_eq!(tiles(DVec2::new(1000.0, 300.0), &mut out), 41);
         // Aligned to the grid: exactly 40 columns.
-        build_instances(&view(&lvl, DVec2::new(1008.0, 300.0), false), &mut out);
-        assert_eq!(out.len() - 2, 40);
+        assert_eq!(tiles(DVec2::new(1008.0, 300.0), &mut out), 40);
+        // Shaken by half a tile: the drawn view, not the camera, culls.
+        let mut v = view(&lvl, DVec2::new(1008.0, 300.0), false);
+        v.shake = DVec2::new(8.0, 0.0);
+        assert_eq!(build_instances(&v, &mut out).world.len(), 41);
+    }
+
+    #[test]
+    fn squash_and_stretch_scale_the_player_about_its_feet_not_the_ghost() {
+        let lvl = level(10, 10);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), false);
+        let mut out = Vec::new();
+        let b = build_instances(&v, &mut out);
+        let rest = out[b.player.start as usize];
+        v.player_scale = DVec2::new(1.5, 0.5);
+        v.ghost = Some(v.player);
+        let b = build_instances(&v, &mut out);
+        let (ghost, squashed) = (out[b.translucent.start as usize], out[b.player.start as usize]);
+        assert_eq!((ghost.pos, ghost.size), (rest.pos, rest.size), "the ghost stays unscaled");
+        assert_eq!(squashed.size, [rest.size[0] * 1.5, rest.size[1] * 0.5]);
+        let bottom_middle = |i: SpriteInstance| [i.pos[0] + i.size[0] / 2.0, i.pos[1] + i.size[1]];
+        assert_eq!(bottom_middle(squashed), bottom_middle(rest));
+    }
+
+    #[test]
+    fn particles_go_after_the_ghost_before_the_player_and_overlays_last() {
+        use crate::present::view::{EffectDraw, EffectKind};
+        let lvl = level(10, 10);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), false);
+        v.ghost = Some(v.player);
+        let dust =
+            EffectDraw { kind: EffectKind::Dust, pos: DVec2::new(50.0, 60.0), size: 2.0, opacity: 1.0 };
+        let fade = EffectDraw { kind: EffectKind::Fade, pos: DVec2::ZERO, size: 0.0, opacity: 0.25 };
+        let effects = [fade, dust, EffectDraw { size: 0.0, ..dust }];
+        v.effects = &effects;
+        let mut out = Vec::new();
+        let b = build_instances(&v, &mut out);
+        assert_eq!(b.translucent.len(), 2, "the ghost and one dust puff (the zero-size one draws nothing)");
+        assert_eq!(out[b.translucent.start as usize].flags, FLAG_GHOST);
+        assert_eq!(out[b.translucent.start as usize + 1].pos, [49.0, 59.0]);
+        assert_eq!(b.overlays, b.player.end..b.player.end + 1);
+        assert_eq!(out[b.overlays.start as usize].uv_rect[3], 0.25);
     }
 
     #[test]

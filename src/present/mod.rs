@@ -17,6 +17,8 @@
 //! - [`atlas`]: where each sprite lives in the atlas image (regions, UVs);
 //! - [`instances`]: a snapshot → [`instances::SpriteInstance`]s, the sprite pipeline's input;
 //! - [`entity_sprites`]: the snapshot's entities → sprite instances (pieces, states, frames);
+//! - [`backdrop`]: the level's sky → sprite instances (gradient, far and near layers);
+//! - [`effect_sprites`]: the snapshot's particles and flash/fade overlays → sprite instances;
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
 //! - [`pan`]: the title screen's camera, panning across a level;
 //! - [`parallax`]: where the backdrop's three layers are drawn, from the drawn view;
@@ -28,8 +30,10 @@
 //! `render` (GPU) draws what this layer describes; the loop and the lab use it without any GPU.
 
 pub mod atlas;
+pub mod backdrop;
 pub mod bodies;
 pub mod camera;
+pub mod effect_sprites;
 pub mod entity_sprites;
 pub mod ghost;
 pub mod instances;

@@ -15,8 +15,33 @@
 //! view's bottom edge: climbing a tall level, the near hills sink out of view before the far
 //! ones, and above them there is only sky.
 
+use super::atlas::AtlasRegion;
 use super::view::VIEW_SIZE;
-use glam::DVec2;
+use crate::level::Sky;
+use glam::{DVec2, UVec2};
+
+/// The backdrop art, relative to the assets folder (written by `scripts/make-skies.py`).
+pub const SKIES_PATH: &str = "sprites/skies.png";
+
+/// Rows from the top of one band of `skies.png` to the next, pixels: a [`LAYER_SIZE`] band
+/// plus a 1 px border above and below repeating its edge rows (as the atlas's cells).
+pub const BAND_STRIDE: u32 = LAYER_SIZE.y as u32 + 2;
+
+/// Size of `skies.png`, pixels (width, height): one [`LAYER_SIZE`] band per layer of every
+/// sky, [`Sky::ALL`] order, each sky's [`LAYERS`] back to front (`scripts/make-skies.py`).
+pub const SKIES_SIZE: UVec2 = UVec2::new(LAYER_SIZE.x as u32, BAND_STRIDE * 3 * Sky::ALL.len() as u32);
+
+/// The inner [`LAYER_SIZE`] rectangle of `skies.png` holding layer `layer` (index into
+/// [`LAYERS`]) of `sky`, pixels. The gradient's band is stretched over the whole view (one
+/// texel is 2 x 2 level pixels); the far and near bands are drawn one texel per level pixel.
+///
+/// # Panics
+/// If `layer` is not an index into [`LAYERS`] (a bug in the caller).
+pub fn band(sky: Sky, layer: usize) -> AtlasRegion {
+    assert!(layer < LAYERS.len(), "layer {layer} of {}", LAYERS.len());
+    let index = Sky::ALL.iter().position(|s| *s == sky).unwrap_or(0) * LAYERS.len() + layer;
+    AtlasRegion { x: 0, y: BAND_STRIDE * index as u32 + 1, w: LAYER_SIZE.x as u32, h: LAYER_SIZE.y as u32 }
+}
 
 /// One background layer: its report name and how far it moves with the view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,6 +108,23 @@ mod tests {
     use super::*;
 
     const LEVEL: DVec2 = DVec2::new(3200.0, 960.0);
+
+    #[test]
+    fn bands_tile_skies_png_in_sky_order() {
+        assert_eq!(band(Sky::Hills, 0), AtlasRegion { x: 0, y: 1, w: 320, h: 180 });
+        assert_eq!(band(Sky::Hills, 2).y, 2 * 182 + 1);
+        assert_eq!(band(Sky::Dusk, 2).y + 180 + 1, SKIES_SIZE.y, "the last band ends the image");
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")).join(SKIES_PATH);
+        let (w, h, rgba) = crate::assets::load_png_rgba(&path).expect("skies.png loads");
+        assert_eq!(UVec2::new(w, h), SKIES_SIZE, "rerun scripts/make-skies.py?");
+        let alpha = |x: u32, y: u32| rgba[((y * w + x) * 4 + 3) as usize];
+        for sky in Sky::ALL {
+            let (g, far) = (band(sky, 0), band(sky, 1));
+            // The gradient is opaque; the far layer is see-through at its top, opaque at its foot.
+            assert!((0..w).all(|x| alpha(x, g.y) == 255 && alpha(x, g.y + g.h - 1) == 255), "{sky:?}");
+            assert_eq!((alpha(0, far.y), alpha(0, far.y + far.h - 1)), (0, 255), "{sky:?} far");
+        }
+    }
 
     #[test]
     fn the_gradient_is_fixed_and_the_others_move_by_their_factor() {

@@ -1,9 +1,14 @@
-//! The sprite pipeline: the atlas on the GPU, the camera uniforms, instance buffers that grow,
-//! and the two render pipelines over `shaders/sprite.wgsl`.
+//! The sprite pipeline: the atlas and the skies on the GPU, the camera uniforms, instance
+//! buffers that grow, and the two render pipelines over `shaders/sprite.wgsl`.
 //!
 //! Clock: created once; [`InstanceLayer::upload`] and [`SpritePipeline::draw`] run once per
 //! render frame. It draws [`SpriteInstance`]s built by `present::instances` (world, level
 //! pixels) or by `ui` (screen space, window pixels) and never writes the world.
+//!
+//! Two textures, one layout: the atlas (`assets/sprites/atlas.png`: tiles, player, entities) and
+//! the skies (`assets/sprites/skies.png`: every level's parallax backdrop, too tall to share
+//! the atlas's 144 px wide image). Each [`InstanceLayer`] has a bind group per [`Texture`]
+//! over the same camera uniform; a draw names the texture its run samples.
 //!
 //! Blending follows the content. The world (sky, tiles, `--stress` sprites, the player) is
 //! opaque or alpha-tested: the shader discards texels with alpha < 0.5 and the atlas holds only
@@ -22,6 +27,7 @@
 use super::gpu::{GpuContext, RenderError};
 use crate::present::atlas;
 use crate::present::instances::SpriteInstance;
+use crate::present::parallax;
 
 /// The camera as the shader reads it (bind group 0, binding 0). Mirrors `Camera` in
 /// `shaders/sprite.wgsl`; 32 bytes.
@@ -80,13 +86,24 @@ pub enum Blend {
     Alpha,
 }
 
-/// One camera and its instances: a uniform buffer, its bind group (with the atlas), and an
-/// instance buffer that grows by doubling. The world and the screen-space UI each have one.
+/// Which image a run of instances samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texture {
+    /// `assets/sprites/atlas.png` ([`atlas::ATLAS_PATH`]): tiles, the player, entities (and
+    /// every [`crate::present::instances::FLAG_SOLID`] quad, which samples nothing it uses).
+    Atlas,
+    /// `assets/sprites/skies.png` ([`parallax::SKIES_PATH`]): the parallax backdrops.
+    Skies,
+}
+
+/// One camera and its instances: a uniform buffer, a bind group per [`Texture`] over it, and
+/// an instance buffer that grows by doubling. The world and the screen-space UI each have one.
 #[derive(Debug)]
 pub struct InstanceLayer {
     label: &'static str,
     uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
+    sky_bind_group: wgpu::BindGroup,
     buffer: wgpu::Buffer,
     /// Instances the buffer holds.
     capacity: usize,
@@ -133,73 +150,91 @@ impl InstanceLayer {
     }
 }
 
-/// GPU side of sprite drawing: the atlas, its bind group layout, and one pipeline per
-/// [`Blend`].
+/// GPU side of sprite drawing: the atlas and the skies, their bind group layout, and one
+/// pipeline per [`Blend`].
 #[derive(Debug)]
 pub struct SpritePipeline {
     opaque: wgpu::RenderPipeline,
     blended: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     atlas_view: wgpu::TextureView,
+    skies_view: wgpu::TextureView,
     sampler: wgpu::Sampler,
 }
 
+/// An RGBA8 sRGB image in memory: (width, height, `width * height * 4` bytes).
+pub type Rgba<'a> = (u32, u32, &'a [u8]);
+
+/// Load the PNG `rel` under the assets folder and check it is `size` pixels.
+fn load_texture(rel: &str, size: glam::UVec2) -> Result<(u32, u32, Vec<u8>), RenderError> {
+    let dir = crate::assets::assets_dir().map_err(|e| RenderError::Atlas(e.to_string()))?;
+    let path = dir.join(rel);
+    let (w, h, rgba) = crate::assets::load_png_rgba(&path).map_err(|e| RenderError::Atlas(e.to_string()))?;
+    if (w, h) != (size.x, size.y) {
+        return Err(RenderError::Atlas(format!(
+            "{}: {w}x{h}, expected {}x{}",
+            path.display(),
+            size.x,
+            size.y
+        )));
+    }
+    Ok((w, h, rgba))
+}
+
+/// A sampled texture holding `rgba` (sRGB), labelled `label`.
+fn upload_texture(ctx: &GpuContext, label: &str, (w, h, rgba): Rgba<'_>) -> wgpu::TextureView {
+    assert_eq!(rgba.len(), (w * h * 4) as usize, "{label}: pixels do not match its size");
+    let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
+    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    ctx.queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        rgba,
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * w), rows_per_image: Some(h) },
+        size,
+    );
+    texture.create_view(&wgpu::TextureViewDescriptor { label: Some(label), ..Default::default() })
+}
+
 impl SpritePipeline {
-    /// Load the atlas PNG from the assets folder ([`atlas::ATLAS_PATH`]) and build the
-    /// pipelines drawing into targets of `format`.
+    /// Load the atlas and the skies PNGs from the assets folder ([`atlas::ATLAS_PATH`],
+    /// [`parallax::SKIES_PATH`]) and build the pipelines drawing into targets of `format`.
     ///
     /// # Errors
-    /// [`RenderError::Atlas`] when the assets folder or the PNG cannot be found or decoded.
+    /// [`RenderError::Atlas`] when the assets folder or a PNG cannot be found or decoded, or
+    /// has another size than [`atlas::ATLAS_SIZE`] / [`parallax::SKIES_SIZE`].
     pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Result<Self, RenderError> {
-        let dir = crate::assets::assets_dir().map_err(|e| RenderError::Atlas(e.to_string()))?;
-        let path = dir.join(atlas::ATLAS_PATH);
-        let (w, h, rgba) =
-            crate::assets::load_png_rgba(&path).map_err(|e| RenderError::Atlas(e.to_string()))?;
-        if (w, h) != (atlas::ATLAS_SIZE.x, atlas::ATLAS_SIZE.y) {
-            return Err(RenderError::Atlas(format!(
-                "{}: {w}x{h}, expected {}x{}",
-                path.display(),
-                atlas::ATLAS_SIZE.x,
-                atlas::ATLAS_SIZE.y
-            )));
-        }
-        Ok(Self::with_atlas(ctx, format, w, h, &rgba))
+        let (aw, ah, atlas_px) = load_texture(atlas::ATLAS_PATH, atlas::ATLAS_SIZE)?;
+        let (sw, sh, skies_px) = load_texture(parallax::SKIES_PATH, parallax::SKIES_SIZE)?;
+        Ok(Self::with_textures(ctx, format, (aw, ah, &atlas_px), (sw, sh, &skies_px)))
     }
 
-    /// Build the pipelines from atlas pixels already in memory (`rgba`: `w * h * 4` bytes,
-    /// sRGB).
+    /// Build the pipelines from the atlas and skies pixels already in memory (sRGB).
     ///
     /// # Panics
-    /// If `rgba.len() != w * h * 4` (a bug in the caller).
-    pub fn with_atlas(ctx: &GpuContext, format: wgpu::TextureFormat, w: u32, h: u32, rgba: &[u8]) -> Self {
-        assert_eq!(rgba.len(), (w * h * 4) as usize, "atlas pixels do not match its size");
+    /// If an image's bytes are not `width * height * 4` (a bug in the caller).
+    pub fn with_textures(
+        ctx: &GpuContext,
+        format: wgpu::TextureFormat,
+        atlas: Rgba<'_>,
+        skies: Rgba<'_>,
+    ) -> Self {
         let device = &ctx.device;
-        let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
-        let atlas_texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("sprite atlas"),
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8UnormSrgb,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        ctx.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &atlas_texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            rgba,
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * w), rows_per_image: Some(h) },
-            size,
-        );
-        let atlas_view = atlas_texture.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("sprite atlas view"),
-            ..Default::default()
-        });
+        let atlas_view = upload_texture(ctx, "sprite atlas", atlas);
+        let skies_view = upload_texture(ctx, "skies", skies);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("sprite atlas sampler (nearest)"),
             address_mode_u: wgpu::AddressMode::ClampToEdge,
@@ -283,6 +318,7 @@ impl SpritePipeline {
             blended: pipeline("sprite pipeline (alpha blended)", Some(wgpu::BlendState::ALPHA_BLENDING)),
             layout,
             atlas_view,
+            skies_view,
             sampler,
         }
     }
@@ -296,22 +332,27 @@ impl SpritePipeline {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&self.atlas_view),
-                },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&self.sampler) },
-            ],
-        });
+        let bind = |what: &str, view: &wgpu::TextureView| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("{label} ({what})")),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(view) },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::Sampler(&self.sampler),
+                    },
+                ],
+            })
+        };
+        let bind_group = bind("atlas", &self.atlas_view);
+        let sky_bind_group = bind("skies", &self.skies_view);
         InstanceLayer {
             label,
             uniform,
             bind_group,
+            sky_bind_group,
             buffer: InstanceLayer::create_buffer(device, label, capacity),
             capacity,
             count: 0,
@@ -319,18 +360,20 @@ impl SpritePipeline {
     }
 
     /// Record `layer`'s instances from index `first` on into `pass` (whose viewport the caller
-    /// set) with the `blend` pipeline: one draw (one atlas, so one texture run).
+    /// set) with the `blend` pipeline, sampling the atlas: one draw (one texture run).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, layer: &InstanceLayer, first: u32, blend: Blend) {
-        self.draw_range(pass, layer, first..layer.count, blend);
+        self.draw_range(pass, layer, first..layer.count, blend, Texture::Atlas);
     }
 
-    /// [`SpritePipeline::draw`] for the instances in `range` only (cut to the layer's count).
+    /// [`SpritePipeline::draw`] for the instances in `range` only (cut to the layer's count),
+    /// sampling `texture`; nothing is recorded for an empty range.
     pub fn draw_range(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         layer: &InstanceLayer,
         range: std::ops::Range<u32>,
         blend: Blend,
+        texture: Texture,
     ) {
         let (first, end) = (range.start, range.end.min(layer.count));
         if first >= end {
@@ -340,9 +383,16 @@ impl SpritePipeline {
             Blend::Opaque => &self.opaque,
             Blend::Alpha => &self.blended,
         });
-        pass.set_bind_group(0, &layer.bind_group, &[]);
+        pass.set_bind_group(
+            0,
+            match texture {
+                Texture::Atlas => &layer.bind_group,
+                Texture::Skies => &layer.sky_bind_group,
+            },
+            &[],
+        );
         pass.set_vertex_buffer(0, layer.buffer.slice(..));
-        // One atlas: every instance of a layer is one texture run, one draw call.
+        // One texture per run: the run is one draw call.
         pass.draw(0..4, first..end);
     }
 }

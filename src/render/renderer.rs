@@ -5,9 +5,13 @@
 //! [`Layer`] and records, into a new command encoder:
 //!
 //! 1. the world pass: clear the target to the letterbox colour, then, in the letterboxed
-//!    viewport ([`letterbox`]), the sky, tiles, `--stress` sprites and player in one instance
-//!    list ([`build_instances`]), one draw (one atlas: one texture run), **without blending** (opaque and
-//!    alpha-tested content, see [`super::pipeline`]);
+//!    viewport ([`letterbox`]), with the camera centred on the drawn view (the camera plus the
+//!    screen shake: everything in the world moves, the bars do not), one instance list
+//!    ([`build_instances`]) drawn as its [`Batches`], one draw per texture and blend run: the
+//!    sky from `skies.png`, then tiles, entities and `--stress` sprites from the atlas, both
+//!    **without blending** (opaque and alpha-tested content, see [`super::pipeline`]); the
+//!    ghost and the particles blended; the player unblended; the flash and fade overlays
+//!    blended over the whole view;
 //! 2. the overlay pass (only when the UI has something to draw): over the whole target, the
 //!    UI's quads **alpha-blended**, then its text (glyphon, blended).
 //!
@@ -15,9 +19,11 @@
 //! copy into a readback buffer first. Nothing here writes the world.
 
 use super::gpu::{GpuContext, RenderError};
-use super::pipeline::{Blend, InstanceLayer, SpritePipeline, SpriteUniform, screen_uniform, wgpu_color};
+use super::pipeline::{
+    Blend, InstanceLayer, SpritePipeline, SpriteUniform, Texture, screen_uniform, wgpu_color,
+};
 use super::text::TextRenderer;
-use crate::present::instances::{LETTERBOX_SRGB, SKY_SRGB, SpriteInstance, build_instances};
+use crate::present::instances::{Batches, LETTERBOX_SRGB, SpriteInstance, build_instances};
 use crate::present::letterbox::letterbox;
 use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::ui::Layer;
@@ -44,7 +50,7 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Load the atlas and the shipped font and build everything that draws into targets of
+    /// Load the atlas, the skies and the shipped font and build everything that draws into targets of
     /// `format`.
     ///
     /// # Errors
@@ -68,10 +74,11 @@ impl Renderer {
         view: &FrameView<'_>,
         ui: &Layer,
     ) -> wgpu::CommandEncoder {
-        build_instances(view, &mut self.instances);
+        let batches = build_instances(view, &mut self.instances);
         let lb = letterbox(size.0, size.1);
+        let centre = view.camera + view.shake;
         let camera = SpriteUniform {
-            center: [view.camera.x as f32, view.camera.y as f32],
+            center: [centre.x as f32, centre.y as f32],
             view_size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
             scale: lb.scale,
             _pad0: 0.0,
@@ -84,25 +91,20 @@ impl Renderer {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
-        // The view fills the target (no letterbox bars, e.g. 1280x720 at 2x): clearing to the
-        // sky's colour replaces the sky quad (instance 0 of `build_instances`), which would
-        // shade every pixel of the target once more — on a software rasteriser the biggest part
-        // of an empty level's frame. With bars, the bars' colour is cleared and the quad drawn.
-        let fills = (lb.x, lb.y, lb.w, lb.h) == (0, 0, size.0, size.1);
-        let (clear, first) = if fills { (SKY_SRGB, 1) } else { (LETTERBOX_SRGB, 0) };
         {
-            let mut pass =
-                begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(clear)));
+            let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
+            let mut pass = begin_pass(&mut encoder, target, "world pass", clear);
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            if view.ghost.is_some() {
-                // The ghost (just before the player, the last instance) is the one translucent
-                // world sprite: everything else stays unblended.
-                let ghost = self.instances.len() as u32 - 2;
-                self.sprites.draw_range(&mut pass, &self.world, first..ghost, Blend::Opaque);
-                self.sprites.draw_range(&mut pass, &self.world, ghost..ghost + 1, Blend::Alpha);
-                self.sprites.draw(&mut pass, &self.world, ghost + 1, Blend::Opaque);
-            } else {
-                self.sprites.draw(&mut pass, &self.world, first, Blend::Opaque);
+            let Batches { sky, world, translucent, player, overlays } = batches;
+            let runs = [
+                (sky, Blend::Opaque, Texture::Skies),
+                (world, Blend::Opaque, Texture::Atlas),
+                (translucent, Blend::Alpha, Texture::Atlas),
+                (player, Blend::Opaque, Texture::Atlas),
+                (overlays, Blend::Alpha, Texture::Atlas),
+            ];
+            for (range, blend, texture) in runs {
+                self.sprites.draw_range(&mut pass, &self.world, range, blend, texture);
             }
         }
         if !ui.quads.is_empty() || !ui.text.is_empty() {

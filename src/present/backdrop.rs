@@ -1,0 +1,143 @@
+//! The level's sky as sprite instances: the gradient and the repeated far and near layers of
+//! `assets/sprites/skies.png`, placed by [`super::parallax::layers`].
+//!
+//! Clock: render frame. Pure CPU work on the frame's [`FrameView`], called by
+//! [`super::instances::build_instances`] before the tiles; nothing is stepped or kept.
+//!
+//! Every position here is the drawn view's top-left ([`FrameView::view_top_left`], the camera
+//! plus the shake) plus an offset in whole level pixels: a layer's offset is rounded
+//! (`floor(v + 0.5)`, as the shader snaps) before it is drawn, so a backdrop texel always
+//! covers whole level pixels of the view and never shimmers between two as the camera moves
+//! by fractions of a pixel. The layers repeat every [`LAYER_SIZE`].x pixels from
+//! [`ParallaxDraw::first_copy_x`] until the view's right edge is covered. Where a layer's
+//! bottom edge is above the view's (a camera below the level's bottom, e.g. shaken there),
+//! its bottom row is stretched down to the view's edge so no gradient shows under the hills.
+
+use super::atlas::AtlasRegion;
+use super::instances::SpriteInstance;
+use super::parallax::{self, LAYER_SIZE, ParallaxDraw, SKIES_SIZE};
+use super::view::{FrameView, VIEW_SIZE};
+use glam::DVec2;
+
+/// Normalised `[u0, v0, u1, v1]` of a region of `skies.png`.
+pub fn skies_uv(r: AtlasRegion) -> [f32; 4] {
+    let (w, h) = (SKIES_SIZE.x as f32, SKIES_SIZE.y as f32);
+    [r.x as f32 / w, r.y as f32 / h, (r.x + r.w) as f32 / w, (r.y + r.h) as f32 / h]
+}
+
+/// Push the backdrop of `view` onto `out`, back to front: the gradient over the whole view,
+/// then for the far and the near layer every copy that reaches into the view (and its
+/// stretched bottom row where the layer ends above the view's bottom). Instances are in
+/// level pixels and sample `skies.png` (the renderer binds it for this run).
+pub fn push_backdrop(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
+    let top_left = view.view_top_left();
+    let sky = view.level.sky;
+    let quad = |pos: DVec2, size: DVec2, uv: [f32; 4]| SpriteInstance {
+        pos: [pos.x as f32, pos.y as f32],
+        size: [size.x as f32, size.y as f32],
+        uv_rect: uv,
+        flags: 0,
+        rotation: 0.0,
+    };
+    out.push(quad(top_left, VIEW_SIZE, skies_uv(parallax::band(sky, 0))));
+    for d in &parallax::layers(top_left, view.level.size_px())[1..] {
+        let snapped = ParallaxDraw { layer: d.layer, offset: (d.offset + 0.5).floor() };
+        let y = snapped.offset.y;
+        if y >= VIEW_SIZE.y {
+            continue; // sunk below the view
+        }
+        let region = parallax::band(sky, d.layer);
+        let bottom_row = AtlasRegion { y: region.y + region.h - 1, h: 1, ..region };
+        let skirt = VIEW_SIZE.y - (y + LAYER_SIZE.y);
+        let mut x = snapped.first_copy_x();
+        while x < VIEW_SIZE.x {
+            if y + LAYER_SIZE.y > 0.0 {
+                out.push(quad(top_left + DVec2::new(x, y), LAYER_SIZE, skies_uv(region)));
+            }
+            if skirt > 0.0 {
+                let at = DVec2::new(x, VIEW_SIZE.y - skirt);
+                out.push(quad(top_left + at, DVec2::new(LAYER_SIZE.x, skirt), skies_uv(bottom_row)));
+            }
+            x += LAYER_SIZE.x;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{Level, Sky, TileKind};
+    use crate::present::view::PlayerDraw;
+
+    fn level(width: usize, height: usize, sky: Sky) -> Level {
+        Level {
+            name: "backdrop".into(),
+            source: None,
+            width,
+            height,
+            kinds: vec![TileKind::Empty; width * height],
+            gfx: vec![None; width * height],
+            spawn: DVec2::ZERO,
+            checkpoints: vec![],
+            goal: None,
+            entities: Vec::new(),
+            sky,
+        }
+    }
+
+    fn backdrop(level: &Level, camera: DVec2, shake: DVec2) -> Vec<SpriteInstance> {
+        let mut v = FrameView::still(level, camera, PlayerDraw::standing(DVec2::ZERO));
+        v.shake = shake;
+        let mut out = Vec::new();
+        push_backdrop(&v, &mut out);
+        out
+    }
+
+    #[test]
+    fn the_gradient_covers_the_drawn_view_and_copies_cover_its_width() {
+        // 200 x 30 tiles (3200 x 480 px); the camera at the level's bottom, part way along.
+        let lvl = level(200, 30, Sky::Forest);
+        let out = backdrop(&lvl, DVec2::new(1000.3, 300.0), DVec2::new(2.0, -2.0));
+        assert_eq!(out[0].pos, [682.3, 118.0], "camera + shake - half the view");
+        assert_eq!(out[0].size, [640.0, 360.0]);
+        assert_eq!(out[0].uv_rect, skies_uv(parallax::band(Sky::Forest, 0)));
+        for layer in 1..3 {
+            let uv = skies_uv(parallax::band(Sky::Forest, layer));
+            let copies: Vec<_> = out.iter().filter(|i| i.uv_rect == uv).collect();
+            let xs: Vec<f32> = copies.iter().map(|i| i.pos[0] - out[0].pos[0]).collect();
+            assert!(xs[0] <= 0.0 && xs[0] > -320.0, "layer {layer}: {xs:?}");
+            assert!(*xs.last().expect("copies") + 320.0 >= 640.0, "layer {layer} reaches the right edge");
+            for c in &copies {
+                // Whole level pixels from the view's corner, one 320 x 180 band each.
+                let off = (c.pos[0] - out[0].pos[0], c.pos[1] - out[0].pos[1]);
+                assert!((off.0 - off.0.round()).abs() < 1e-3 && (off.1 - off.1.round()).abs() < 1e-3);
+                assert_eq!(c.size, [320.0, 180.0]);
+            }
+        }
+    }
+
+    #[test]
+    fn at_the_bottom_the_layers_rest_on_the_views_edge_and_sink_when_climbing() {
+        let lvl = level(40, 100, Sky::Hills); // 1600 px tall
+        let bottom = backdrop(&lvl, DVec2::new(320.0, 1600.0 - 180.0), DVec2::ZERO);
+        // The view's left edge at x 0: both layers start a copy there, and two cover 640 px.
+        assert_eq!(bottom.len(), 1 + 2 + 2, "the gradient and two copies of each layer");
+        assert!(bottom[1..].iter().all(|i| i.pos[1] - bottom[0].pos[1] == 180.0));
+        // At the top of the level both layers have sunk below the view: only the gradient.
+        assert_eq!(backdrop(&lvl, DVec2::new(320.0, 180.0), DVec2::ZERO).len(), 1);
+    }
+
+    #[test]
+    fn below_the_levels_bottom_a_layers_last_row_fills_the_view() {
+        let lvl = level(40, 30, Sky::Dusk);
+        // Shaken 10 px below the bottom: each layer ends above the view's edge.
+        let out = backdrop(&lvl, DVec2::new(330.0, 480.0 - 180.0), DVec2::new(0.0, 10.0));
+        let skirts: Vec<_> = out.iter().filter(|i| i.size[1] < 180.0).collect();
+        assert_eq!(skirts.len(), 6, "one under each of the three copies of both layers");
+        for s in skirts {
+            assert_eq!(s.pos[1] + s.size[1], out[0].pos[1] + 360.0, "down to the view's bottom");
+            let texel = 1.0 / SKIES_SIZE.y as f32;
+            assert!((s.uv_rect[3] - s.uv_rect[1] - texel).abs() < 1e-7, "one texel row");
+        }
+    }
+}

@@ -79,17 +79,24 @@ def put(img, x, y, c):
         img[y][x % W] = rgb(c)
 
 
-def gradient(bands, dither=2):
-    """Horizontal bands (colour, rows) top to bottom; `dither` checkered rows between two."""
+BAYER4 = ((0, 8, 2, 10), (12, 4, 14, 6), (3, 11, 1, 9), (15, 7, 13, 5))
+
+
+def gradient(bands, dither=16):
+    """Horizontal bands (colour, rows) top to bottom; the last `dither` rows of each band ramp
+    into the next colour with a 4 x 4 ordered (Bayer) dither, so the sky fades rather than
+    steps (pixel-art banding, ENDESGA 32 having few sky blues)."""
     assert sum(r for _, r in bands) == H, sum(r for _, r in bands)
     img = layer()
     y0 = 0
     for i, (c, rows) in enumerate(bands):
+        nxt = bands[i + 1][0] if i + 1 < len(bands) else c
+        ramp = min(dither, rows)
         for y in range(y0, y0 + rows):
+            into = y - (y0 + rows - ramp)  # rows into the ramp, < 0 before it
             for x in range(W):
-                nxt = bands[i + 1][0] if i + 1 < len(bands) else c
-                near_end = y >= y0 + rows - dither
-                img[y][x] = rgb(nxt if near_end and (x + y) % 2 == 0 else c)
+                level = 16 * (into + 1) / (ramp + 1) if into >= 0 else 0
+                img[y][x] = rgb(nxt if BAYER4[y % 4][x % 4] < level else c)
         y0 += rows
     return img
 
@@ -117,7 +124,7 @@ def cloud(img, cx, cy, size):
 
 
 def hills_sky():
-    grad = gradient([("0099db", 70), ("2ce8f5", 60), ("c0cbdc", 50)])
+    grad = gradient([("0099db", 110), ("c0cbdc", 70)], dither=40)
     far = layer()
     fill_ridge(far, ridge(70, [(2, 14, 0.3), (3, 9, 1.7), (7, 3, 0.2)]), "8b9bb4", "c0cbdc", 2, "5a6988", 130)
     near = layer()
@@ -133,7 +140,7 @@ def hills_sky():
 
 
 def forest_sky():
-    grad = gradient([("0099db", 60), ("8b9bb4", 30), ("ead4aa", 50), ("e4a672", 40)])
+    grad = gradient([("0099db", 80), ("c0cbdc", 50), ("ead4aa", 50)], dither=30)
     far = layer()
     waves = [(2, 16, 0.5), (4, 13, 2.1), (9, 4, 0.0)]
     tops = ridge(60, waves)
@@ -201,7 +208,7 @@ def caves_sky():
 
 
 def tower_sky():
-    grad = gradient([("0099db", 50), ("8b9bb4", 60), ("c0cbdc", 70)])
+    grad = gradient([("124e89", 60), ("0099db", 60), ("c0cbdc", 60)], dither=30)
     far = layer()
     tops = ridge(100, [(3, 8, 0.0), (5, 6, 1.1), (8, 4, 2.9)])
     tops = [t - round(abs(5 * math.sin(math.pi * 10 * x / W))) for x, t in enumerate(tops)]  # puffs

@@ -91,7 +91,10 @@ fn shoot(script: &str, mut pick: impl FnMut(u64, &Loop) -> bool) -> Vec<u8> {
 
 #[test]
 fn first_level_start() {
-    let img = shoot("frame 16.666667 x2\n", |f, _| f == 1);
+    // The level's fade from black (0.5 s, `cosmetic::overlay`) is over by frame 31.
+    let img = shoot("frame 16.666667 x32\n", |f, lp| {
+        f == 31 && lp.cosmetic_draw().effects.iter().all(|e| e.kind != ledge::present::view::EffectKind::Fade)
+    });
     check("level1-start", &img);
 }
 

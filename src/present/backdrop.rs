@@ -14,7 +14,7 @@
 //! its bottom row is stretched down to the view's edge so no gradient shows under the hills.
 
 use super::atlas::AtlasRegion;
-use super::instances::SpriteInstance;
+use super::instances::{FLAG_SOLID, SpriteInstance, linear_rgba};
 use super::parallax::{self, LAYER_SIZE, ParallaxDraw, SKIES_SIZE};
 use super::view::{FrameView, VIEW_SIZE};
 use glam::DVec2;
@@ -25,8 +25,15 @@ pub fn skies_uv(r: AtlasRegion) -> [f32; 4] {
     [r.x as f32 / w, r.y as f32 / h, (r.x + r.w) as f32 / w, (r.y + r.h) as f32 / h]
 }
 
-/// Push the backdrop of `view` onto `out`, back to front: the gradient over the whole view,
-/// then for the far and the near layer every copy that reaches into the view (and its
+/// The colour of `sky`'s plain top rows (sRGB 0..255): the first instance [`push_backdrop`]
+/// pushes is a solid quad of it, which a renderer whose view fills its target may replace by
+/// clearing to this colour.
+pub fn plain_top(sky: crate::level::Sky) -> [u8; 3] {
+    parallax::GRADIENT_TOP_SRGB[parallax::sky_index(sky)]
+}
+
+/// Push the backdrop of `view` onto `out`, back to front: the gradient over the whole view (a
+/// solid quad of its plain top rows, then the rest from `skies.png`), then for the far and the near layer every copy that reaches into the view (and its
 /// stretched bottom row where the layer ends above the view's bottom). Instances are in
 /// level pixels and sample `skies.png` (the renderer binds it for this run).
 pub fn push_backdrop(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
@@ -39,20 +46,38 @@ pub fn push_backdrop(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         flags: 0,
         rotation: 0.0,
     };
-    out.push(quad(top_left, VIEW_SIZE, skies_uv(parallax::band(sky, 0))));
+    let tops = parallax::BAND_TOP[parallax::sky_index(sky)];
+    // The gradient: its plain top rows as one solid quad (first: the renderer clears to its
+    // colour instead when the view fills the target, [`plain_top`]), then the rest. A gradient
+    // texel is 2 x 2 level pixels.
+    let g = parallax::band(sky, 0);
+    let plain = f64::from(tops[0]) * VIEW_SIZE.y / LAYER_SIZE.y;
+    out.push(SpriteInstance {
+        pos: [top_left.x as f32, top_left.y as f32],
+        size: [VIEW_SIZE.x as f32, plain as f32],
+        uv_rect: linear_rgba(plain_top(sky)),
+        flags: FLAG_SOLID,
+        rotation: 0.0,
+    });
+    let rest = AtlasRegion { y: g.y + tops[0], h: g.h - tops[0], ..g };
+    out.push(quad(top_left + DVec2::new(0.0, plain), VIEW_SIZE - DVec2::new(0.0, plain), skies_uv(rest)));
     for d in &parallax::layers(top_left, view.level.size_px())[1..] {
         let snapped = ParallaxDraw { layer: d.layer, offset: (d.offset + 0.5).floor() };
         let y = snapped.offset.y;
         if y >= VIEW_SIZE.y {
             continue; // sunk below the view
         }
-        let region = parallax::band(sky, d.layer);
-        let bottom_row = AtlasRegion { y: region.y + region.h - 1, h: 1, ..region };
+        let band = parallax::band(sky, d.layer);
+        let bottom_row = AtlasRegion { y: band.y + band.h - 1, h: 1, ..band };
+        // Only from the first row with an opaque texel: the rows above are see-through.
+        let cut = tops[d.layer];
+        let region = AtlasRegion { y: band.y + cut, h: band.h - cut, ..band };
+        let (y_drawn, size) = (y + f64::from(cut), LAYER_SIZE - DVec2::new(0.0, f64::from(cut)));
         let skirt = VIEW_SIZE.y - (y + LAYER_SIZE.y);
         let mut x = snapped.first_copy_x();
         while x < VIEW_SIZE.x {
             if y + LAYER_SIZE.y > 0.0 {
-                out.push(quad(top_left + DVec2::new(x, y), LAYER_SIZE, skies_uv(region)));
+                out.push(quad(top_left + DVec2::new(x, y_drawn), size, skies_uv(region)));
             }
             if skirt > 0.0 {
                 let at = DVec2::new(x, VIEW_SIZE.y - skirt);
@@ -98,20 +123,27 @@ mod tests {
         // 200 x 30 tiles (3200 x 480 px); the camera at the level's bottom, part way along.
         let lvl = level(200, 30, Sky::Forest);
         let out = backdrop(&lvl, DVec2::new(1000.3, 300.0), DVec2::new(2.0, -2.0));
+        // The gradient: its plain top rows (52 texels, 104 px) as a solid quad, then the rest.
         assert_eq!(out[0].pos, [682.3, 118.0], "camera + shake - half the view");
-        assert_eq!(out[0].size, [640.0, 360.0]);
-        assert_eq!(out[0].uv_rect, skies_uv(parallax::band(Sky::Forest, 0)));
+        assert_eq!((out[0].size, out[0].flags), ([640.0, 104.0], FLAG_SOLID));
+        assert_eq!(out[0].uv_rect, linear_rgba(plain_top(Sky::Forest)));
+        assert_eq!((out[1].pos, out[1].size), ([682.3, 222.0], [640.0, 256.0]));
+        let g = parallax::band(Sky::Forest, 0);
+        assert_eq!(out[1].uv_rect, skies_uv(AtlasRegion { y: g.y + 52, h: 128, ..g }));
         for layer in 1..3 {
-            let uv = skies_uv(parallax::band(Sky::Forest, layer));
+            let cut = parallax::BAND_TOP[1][layer];
+            let b = parallax::band(Sky::Forest, layer);
+            let uv = skies_uv(AtlasRegion { y: b.y + cut, h: b.h - cut, ..b });
             let copies: Vec<_> = out.iter().filter(|i| i.uv_rect == uv).collect();
             let xs: Vec<f32> = copies.iter().map(|i| i.pos[0] - out[0].pos[0]).collect();
             assert!(xs[0] <= 0.0 && xs[0] > -320.0, "layer {layer}: {xs:?}");
             assert!(*xs.last().expect("copies") + 320.0 >= 640.0, "layer {layer} reaches the right edge");
             for c in &copies {
-                // Whole level pixels from the view's corner, one 320 x 180 band each.
+                // Whole level pixels from the view's corner, one 320-px band each, from its first
+                // opaque row.
                 let off = (c.pos[0] - out[0].pos[0], c.pos[1] - out[0].pos[1]);
                 assert!((off.0 - off.0.round()).abs() < 1e-3 && (off.1 - off.1.round()).abs() < 1e-3);
-                assert_eq!(c.size, [320.0, 180.0]);
+                assert_eq!(c.size, [320.0, 180.0 - cut as f32]);
             }
         }
     }
@@ -121,10 +153,14 @@ mod tests {
         let lvl = level(40, 100, Sky::Hills); // 1600 px tall
         let bottom = backdrop(&lvl, DVec2::new(320.0, 1600.0 - 180.0), DVec2::ZERO);
         // The view's left edge at x 0: both layers start a copy there, and two cover 640 px.
-        assert_eq!(bottom.len(), 1 + 2 + 2, "the gradient and two copies of each layer");
-        assert!(bottom[1..].iter().all(|i| i.pos[1] - bottom[0].pos[1] == 180.0));
+        assert_eq!(bottom.len(), 2 + 2 + 2, "the gradient's two parts and two copies of each layer");
+        let tops = parallax::BAND_TOP[0];
+        for (i, layer) in [(2, 1), (3, 1), (4, 2), (5, 2)] {
+            let y = bottom[i].pos[1] - bottom[0].pos[1];
+            assert_eq!(y, 180.0 + tops[layer] as f32, "instance {i}: resting on the view's bottom");
+        }
         // At the top of the level both layers have sunk below the view: only the gradient.
-        assert_eq!(backdrop(&lvl, DVec2::new(320.0, 180.0), DVec2::ZERO).len(), 1);
+        assert_eq!(backdrop(&lvl, DVec2::new(320.0, 180.0), DVec2::ZERO).len(), 2);
     }
 
     #[test]
@@ -132,7 +168,7 @@ mod tests {
         let lvl = level(40, 30, Sky::Dusk);
         // Shaken 10 px below the bottom: each layer ends above the view's edge.
         let out = backdrop(&lvl, DVec2::new(330.0, 480.0 - 180.0), DVec2::new(0.0, 10.0));
-        let skirts: Vec<_> = out.iter().filter(|i| i.size[1] < 180.0).collect();
+        let skirts: Vec<_> = out.iter().filter(|i| i.size[1] < 20.0).collect();
         assert_eq!(skirts.len(), 6, "one under each of the three copies of both layers");
         for s in skirts {
             assert_eq!(s.pos[1] + s.size[1], out[0].pos[1] + 360.0, "down to the view's bottom");

@@ -70,6 +70,12 @@ pub fn srgb_to_linear(c: u8) -> f64 {
     if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
+/// sRGB 0..255 → linear RGBA 0..1, opaque: a [`FLAG_SOLID`] instance's fill.
+pub fn linear_rgba(srgb: [u8; 3]) -> [f32; 4] {
+    let [r, g, b] = srgb.map(|c| srgb_to_linear(c) as f32);
+    [r, g, b, 1.0]
+}
+
 /// Normalised `[u0, v0, u1, v1]` of an atlas region (inner cell, no padding).
 pub fn uv_of(r: AtlasRegion) -> [f32; 4] {
     let (aw, ah) = (atlas::ATLAS_SIZE.x as f32, atlas::ATLAS_SIZE.y as f32);
@@ -239,7 +245,8 @@ mod tests {
         let b = build_instances(&view(&lvl, DVec2::new(320.0, 300.0), false), &mut out);
         assert_eq!(b.sky.start, 0);
         assert_eq!(out[0].pos, [0.0, 120.0], "the gradient at the view's top-left");
-        assert_eq!(out[0].size, [640.0, 360.0]);
+        assert_eq!(out[0].size[0], 640.0);
+        assert_eq!(out[1].pos[1] + out[1].size[1], 480.0, "down to the view's bottom");
         // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
         let tiles = &out[b.world.start as usize..b.world.end as usize];
         assert_eq!(tiles.len(), 40);

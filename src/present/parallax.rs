@@ -39,8 +39,27 @@ pub const SKIES_SIZE: UVec2 = UVec2::new(LAYER_SIZE.x as u32, BAND_STRIDE * 3 * 
 /// If `layer` is not an index into [`LAYERS`] (a bug in the caller).
 pub fn band(sky: Sky, layer: usize) -> AtlasRegion {
     assert!(layer < LAYERS.len(), "layer {layer} of {}", LAYERS.len());
-    let index = Sky::ALL.iter().position(|s| *s == sky).unwrap_or(0) * LAYERS.len() + layer;
+    let index = sky_index(sky) * LAYERS.len() + layer;
     AtlasRegion { x: 0, y: BAND_STRIDE * index as u32 + 1, w: LAYER_SIZE.x as u32, h: LAYER_SIZE.y as u32 }
+}
+
+/// The first row of each band that needs drawing, per sky in [`Sky::ALL`] order and layer in
+/// [`LAYERS`] order, texels from the band's top: for the far and near layers the first row with
+/// an opaque texel (the rows above are see-through), for the gradient the first row that is not
+/// all [`GRADIENT_TOP_SRGB`] (the rows above are one colour, drawn by clearing the target to it
+/// when the view fills the target). On a software rasteriser every fragment counts (lavapipe:
+/// about 4 ns a pixel at 1280 x 720): this leaves out a third of the backdrop's pixels. Must
+/// agree with `skies.png` (the test below reads it; rerun the test after `make-skies.py`).
+pub const BAND_TOP: [[u32; 3]; 5] = [[72, 45, 94], [52, 12, 93], [2, 19, 40], [32, 79, 22], [24, 70, 112]];
+
+/// The top row's colour of each sky's gradient (sRGB 0..255, [`Sky::ALL`] order): the rows
+/// above [`BAND_TOP`]'s gradient entry are all this colour.
+pub const GRADIENT_TOP_SRGB: [[u8; 3]; 5] =
+    [[0, 153, 219], [0, 153, 219], [38, 43, 68], [18, 78, 137], [104, 56, 108]];
+
+/// `sky`'s index in [`Sky::ALL`].
+pub fn sky_index(sky: Sky) -> usize {
+    Sky::ALL.iter().position(|s| *s == sky).unwrap_or(0)
 }
 
 /// One background layer: its report name and how far it moves with the view.
@@ -118,6 +137,20 @@ mod tests {
         let (w, h, rgba) = crate::assets::load_png_rgba(&path).expect("skies.png loads");
         assert_eq!(UVec2::new(w, h), SKIES_SIZE, "rerun scripts/make-skies.py?");
         let alpha = |x: u32, y: u32| rgba[((y * w + x) * 4 + 3) as usize];
+        let px = |x: u32, y: u32| &rgba[((y * w + x) * 4) as usize..((y * w + x) * 4 + 4) as usize];
+        for sky in Sky::ALL {
+            let i = sky_index(sky);
+            let g = band(sky, 0);
+            let top = GRADIENT_TOP_SRGB[i];
+            let plain = |y: u32| (0..w).all(|x| px(x, y)[..3] == top);
+            let first = (0..g.h).find(|&y| !plain(g.y + y)).expect("a gradient");
+            assert_eq!(first, BAND_TOP[i][0], "{sky:?} gradient: rerun make-skies.py's numbers");
+            for layer in 1..3 {
+                let b = band(sky, layer);
+                let first = (0..b.h).find(|&y| (0..w).any(|x| px(x, b.y + y)[3] != 0)).expect("art");
+                assert_eq!(first, BAND_TOP[i][layer], "{sky:?} layer {layer}");
+            }
+        }
         for sky in Sky::ALL {
             let (g, far) = (band(sky, 0), band(sky, 1));
             // The gradient is opaque; the far layer is see-through at its top, opaque at its foot.

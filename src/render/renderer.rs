@@ -4,7 +4,9 @@
 //! Clock: render frame. [`Renderer::encode`] takes the loop's [`FrameView`] and the UI's
 //! [`Layer`] and records, into a new command encoder:
 //!
-//! 1. the world pass: clear the target to the letterbox colour, then, in the letterboxed
+//! 1. the world pass: clear the target to the letterbox colour (or, when the view fills the
+//!    target, to the sky's plain top colour, which then stands in for the backdrop's first
+//!    instance), then, in the letterboxed
 //!    viewport ([`letterbox`]), with the camera centred on the drawn view (the camera plus the
 //!    screen shake: everything in the world moves, the bars do not), one instance list
 //!    ([`build_instances`]) drawn as its [`Batches`], one draw per texture and blend run: the
@@ -23,6 +25,7 @@ use super::pipeline::{
     Blend, InstanceLayer, SpritePipeline, SpriteUniform, Texture, screen_uniform, wgpu_color,
 };
 use super::text::TextRenderer;
+use crate::present::backdrop::plain_top;
 use crate::present::instances::{Batches, LETTERBOX_SRGB, SpriteInstance, build_instances};
 use crate::present::letterbox::letterbox;
 use crate::present::view::{FrameView, VIEW_SIZE};
@@ -92,10 +95,20 @@ impl Renderer {
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
         {
-            let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
-            let mut pass = begin_pass(&mut encoder, target, "world pass", clear);
+            // When the view fills the target (no letterbox bars), clearing to the sky's plain
+            // top colour draws the backdrop's first instance (a solid quad of it) for free:
+            // on lavapipe a full-width quad is fragment work the clear does not cost.
+            let fills = lb.x == 0 && lb.y == 0 && (lb.w, lb.h) == size;
+            let Batches { mut sky, world, translucent, player, overlays } = batches;
+            let colour = if fills && !sky.is_empty() {
+                sky.start += 1;
+                plain_top(view.level.sky)
+            } else {
+                LETTERBOX_SRGB
+            };
+            let mut pass =
+                begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(colour)));
             pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            let Batches { sky, world, translucent, player, overlays } = batches;
             let runs = [
                 (sky, Blend::Opaque, Texture::Skies),
                 (world, Blend::Opaque, Texture::Atlas),

@@ -8,6 +8,7 @@
 //! - [`levels`]: the shipped levels and a generated flat level;
 //! - [`images`]: PNG reading and writing (the library's own reader and writer);
 //! - [`gpu`]: the off-screen renderer, failing (never skipping) without an adapter;
+//! - [`golden`]: golden-image comparison and a lab frame drawn off-screen;
 //! - the windowed harness: [`proc`] (child processes killed on drop), [`xvfb`] (a private X
 //!   server, the game in it, xdotool, screenshots) and [`exit`] (the game's exit checks).
 //!
@@ -19,6 +20,8 @@
 #![expect(dead_code, reason = "each test crate uses its own part of the shared helpers")]
 
 pub mod exit;
+#[cfg(feature = "game")]
+pub mod golden;
 #[cfg(feature = "game")]
 pub mod gpu;
 pub mod images;

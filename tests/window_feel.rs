@@ -188,11 +188,11 @@ fn player_box(s: &Shot, bg: &Shot) -> Option<Rect> {
     b
 }
 
-/// Dust-coloured pixels within 64 px of the spawn's feet and 56 px above them that are not
+/// Dust-coloured pixels within 64 px of the spawn's feet (56 px above to 8 below) that are not
 /// dust-coloured in `bg` and not inside the player's box `pb`.
 fn dust_near_feet(s: &Shot, bg: &Shot, pb: Option<Rect>) -> usize {
     let inside = |x, y| pb.is_some_and(|(x0, y0, x1, y1)| (x0..x1).contains(&x) && (y0..y1).contains(&y));
-    let near = (FEET.1 - 56..FEET.1).flat_map(|y| (FEET.0 - 64..FEET.0 + 64).map(move |x| (x, y)));
+    let near = (FEET.1 - 56..FEET.1 + 8).flat_map(|y| (FEET.0 - 64..FEET.0 + 64).map(move |x| (x, y)));
     near.filter(|&(x, y)| s.px(x, y) == DUST && bg.px(x, y) != DUST && !inside(x, y)).count()
 }
 

@@ -164,13 +164,13 @@ impl Cosmetic {
             let fall = self.memo.vel.y;
             set_scale = Some(squash::landing(fall));
             if fall >= LAND_DUST_SPEED {
-                dust(Event::Land, 8, feet(w.player.pos), (PI, 2.0 * PI), DVec2::new(8.0, 0.0))
+                dust(Event::Land, 8, feet(w.player.pos), (PI, 2.0 * PI), DVec2::new(10.0, 0.0))
                     .emit(tick, 0, hz, out);
             }
         }
         if f.cues.contains(Cue::Jump) {
             set_scale = Some(squash::JUMP);
-            dust(Event::Jump, 4, feet(before), (1.1 * PI, 1.9 * PI), DVec2::new(5.0, 0.0))
+            dust(Event::Jump, 4, feet(before), (1.1 * PI, 1.9 * PI), DVec2::new(8.0, 0.0))
                 .emit(tick, 0, hz, out);
         }
         if f.cues.contains(Cue::WallJump) {
@@ -295,7 +295,8 @@ fn dust(event: Event, count: u64, at: DVec2, angle: (f64, f64), spread: DVec2) -
         angle,
         speed: (10.0, 30.0),
         life: (0.3, 0.5),
-        size: 4.0,
+        // Celeste's dust sprite is about 3 px at 320 x 180: 6 px at Ledge's 2x.
+        size: 6.0,
         gravity: 0.0,
     }
 }

@@ -59,28 +59,53 @@ pub fn push_backdrop(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
         flags: FLAG_SOLID,
         rotation: 0.0,
     });
-    let rest = AtlasRegion { y: g.y + tops[0], h: g.h - tops[0], ..g };
-    out.push(quad(top_left + DVec2::new(0.0, plain), VIEW_SIZE - DVec2::new(0.0, plain), skies_uv(rest)));
-    for d in &parallax::layers(top_left, view.level.size_px())[1..] {
-        let snapped = ParallaxDraw { layer: d.layer, offset: (d.offset + 0.5).floor() };
+    // Where each layer is drawn (whole level pixels), and from which view row down it hides
+    // everything behind it: its first fully opaque row ([`parallax::BAND_FULL`]) — the band below
+    // it and the stretched bottom row under it are opaque — or the view's bottom (hides nothing).
+    let full = parallax::BAND_FULL[parallax::sky_index(sky)];
+    let placed: Vec<ParallaxDraw> = parallax::layers(top_left, view.level.size_px())[1..]
+        .iter()
+        .map(|d| ParallaxDraw { layer: d.layer, offset: (d.offset + 0.5).floor() })
+        .collect();
+    let hides_from = |i: usize| -> f64 {
+        let (y, f) = (placed[i].offset.y, full[placed[i].layer]);
+        if y >= VIEW_SIZE.y || f >= LAYER_SIZE.y as u32 { VIEW_SIZE.y } else { (y + f64::from(f)).max(0.0) }
+    };
+    // The gradient down to where the far layer hides it.
+    let end = hides_from(0).min(VIEW_SIZE.y);
+    if end > plain {
+        let texel = LAYER_SIZE.y / VIEW_SIZE.y; // gradient texels per level pixel
+        let full_uv = skies_uv(g);
+        let v = |px: f64| ((f64::from(g.y) + px * texel) / f64::from(SKIES_SIZE.y)) as f32;
+        let uv = [full_uv[0], v(plain), full_uv[2], v(end)];
+        out.push(quad(top_left + DVec2::new(0.0, plain), DVec2::new(VIEW_SIZE.x, end - plain), uv));
+    }
+    for (i, snapped) in placed.iter().enumerate() {
         let y = snapped.offset.y;
         if y >= VIEW_SIZE.y {
             continue; // sunk below the view
         }
-        let band = parallax::band(sky, d.layer);
+        // What the next layer in front hides of this one (the near layer hides nothing of
+        // its own).
+        let hidden_from = if i + 1 < placed.len() { hides_from(i + 1) } else { VIEW_SIZE.y };
+        let band = parallax::band(sky, snapped.layer);
         let bottom_row = AtlasRegion { y: band.y + band.h - 1, h: 1, ..band };
-        // Only from the first row with an opaque texel: the rows above are see-through.
-        let cut = tops[d.layer];
-        let region = AtlasRegion { y: band.y + cut, h: band.h - cut, ..band };
-        let (y_drawn, size) = (y + f64::from(cut), LAYER_SIZE - DVec2::new(0.0, f64::from(cut)));
-        let skirt = VIEW_SIZE.y - (y + LAYER_SIZE.y);
+        // Only from the first row with an opaque texel (the rows above are see-through) down
+        // to where the layer in front hides it.
+        let cut = tops[snapped.layer];
+        let last = (hidden_from - y).clamp(f64::from(cut), LAYER_SIZE.y) as u32;
+        let region = AtlasRegion { y: band.y + cut, h: last - cut, ..band };
+        let y_drawn = y + f64::from(cut);
+        let size = DVec2::new(LAYER_SIZE.x, f64::from(last - cut));
+        let skirt_top = (y + LAYER_SIZE.y).max(0.0);
+        let skirt = hidden_from.min(VIEW_SIZE.y) - skirt_top;
         let mut x = snapped.first_copy_x();
         while x < VIEW_SIZE.x {
-            if y + LAYER_SIZE.y > 0.0 {
+            if y + LAYER_SIZE.y > 0.0 && last > cut {
                 out.push(quad(top_left + DVec2::new(x, y_drawn), size, skies_uv(region)));
             }
             if skirt > 0.0 {
-                let at = DVec2::new(x, VIEW_SIZE.y - skirt);
+                let at = DVec2::new(x, skirt_top);
                 out.push(quad(top_left + at, DVec2::new(LAYER_SIZE.x, skirt), skies_uv(bottom_row)));
             }
             x += LAYER_SIZE.x;
@@ -127,14 +152,19 @@ mod tests {
         assert_eq!(out[0].pos, [682.3, 118.0], "camera + shake - half the view");
         assert_eq!((out[0].size, out[0].flags), ([640.0, 104.0], FLAG_SOLID));
         assert_eq!(out[0].uv_rect, linear_rgba(plain_top(Sky::Forest)));
-        assert_eq!((out[1].pos, out[1].size), ([682.3, 222.0], [640.0, 256.0]));
+        assert_eq!((out[1].pos, out[1].size[0]), ([682.3, 222.0], 640.0));
         let g = parallax::band(Sky::Forest, 0);
-        assert_eq!(out[1].uv_rect, skies_uv(AtlasRegion { y: g.y + 52, h: 128, ..g }));
+        assert_eq!(out[1].uv_rect[1], skies_uv(AtlasRegion { y: g.y + 52, h: 128, ..g })[1]);
+        let mut band_tops = vec![];
         for layer in 1..3 {
             let cut = parallax::BAND_TOP[1][layer];
             let b = parallax::band(Sky::Forest, layer);
             let uv = skies_uv(AtlasRegion { y: b.y + cut, h: b.h - cut, ..b });
-            let copies: Vec<_> = out.iter().filter(|i| i.uv_rect == uv).collect();
+            let copies: Vec<_> = out
+                .iter()
+                .filter(|i| i.uv_rect[1] == uv[1] && i.size[0] == 320.0 && i.size[1] > 1.0)
+                .collect();
+            band_tops.push(copies[0].pos[1] - cut as f32);
             let xs: Vec<f32> = copies.iter().map(|i| i.pos[0] - out[0].pos[0]).collect();
             assert!(xs[0] <= 0.0 && xs[0] > -320.0, "layer {layer}: {xs:?}");
             assert!(*xs.last().expect("copies") + 320.0 >= 640.0, "layer {layer} reaches the right edge");
@@ -143,9 +173,15 @@ mod tests {
                 // opaque row.
                 let off = (c.pos[0] - out[0].pos[0], c.pos[1] - out[0].pos[1]);
                 assert!((off.0 - off.0.round()).abs() < 1e-3 && (off.1 - off.1.round()).abs() < 1e-3);
-                assert_eq!(c.size, [320.0, 180.0 - cut as f32]);
+                assert!(c.size[1] <= 180.0 - cut as f32);
             }
         }
+        // Each layer stops where the one in front of it is opaque all the way down: the
+        // gradient at the far layer's fully opaque rows, the far layer at the near layer's.
+        let full = parallax::BAND_FULL[1];
+        assert_eq!(out[1].pos[1] + out[1].size[1], band_tops[0] + full[1] as f32);
+        let far = out.iter().find(|i| i.size[0] == 320.0 && i.pos[1] == band_tops[0] + 12.0).expect("far");
+        assert_eq!(far.pos[1] + far.size[1], band_tops[1] + full[2] as f32);
     }
 
     #[test]
@@ -169,7 +205,7 @@ mod tests {
         // Shaken 10 px below the bottom: each layer ends above the view's edge.
         let out = backdrop(&lvl, DVec2::new(330.0, 480.0 - 180.0), DVec2::new(0.0, 10.0));
         let skirts: Vec<_> = out.iter().filter(|i| i.size[1] < 20.0).collect();
-        assert_eq!(skirts.len(), 6, "one under each of the three copies of both layers");
+        assert_eq!(skirts.len(), 3, "one under each copy of the near layer (it hides the far one's)");
         for s in skirts {
             assert_eq!(s.pos[1] + s.size[1], out[0].pos[1] + 360.0, "down to the view's bottom");
             let texel = 1.0 / SKIES_SIZE.y as f32;

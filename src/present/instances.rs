@@ -246,7 +246,7 @@ mod tests {
         assert_eq!(b.sky.start, 0);
         assert_eq!(out[0].pos, [0.0, 120.0], "the gradient at the view's top-left");
         assert_eq!(out[0].size[0], 640.0);
-        assert_eq!(out[1].pos[1] + out[1].size[1], 480.0, "down to the view's bottom");
+        assert!(out[1].pos[1] + out[1].size[1] <= 480.0, "at most down to the view's bottom");
         // Floor row y = 29 (464..480 px) is in view; columns 0..40 (640 px / 16).
         let tiles = &out[b.world.start as usize..b.world.end as usize];
         assert_eq!(tiles.len(), 40);

@@ -52,6 +52,12 @@ pub fn band(sky: Sky, layer: usize) -> AtlasRegion {
 /// agree with `skies.png` (the test below reads it; rerun the test after `make-skies.py`).
 pub const BAND_TOP: [[u32; 3]; 5] = [[72, 45, 94], [52, 12, 93], [2, 19, 40], [32, 79, 22], [24, 70, 112]];
 
+/// The first row of each band from which every texel down to the band's bottom is opaque, per
+/// sky ([`Sky::ALL`] order) and layer ([`LAYERS`] order; 180: never, and 0 for the gradient,
+/// which is opaque throughout). Below that row a layer hides whatever is behind it, so the
+/// backdrop leaves that part of the layers behind undrawn. Checked against `skies.png` below.
+pub const BAND_FULL: [[u32; 3]; 5] = [[0, 92, 136], [0, 71, 152], [0, 59, 165], [0, 110, 180], [0, 115, 149]];
+
 /// The top row's colour of each sky's gradient (sRGB 0..255, [`Sky::ALL`] order): the rows
 /// above [`BAND_TOP`]'s gradient entry are all this colour.
 pub const GRADIENT_TOP_SRGB: [[u8; 3]; 5] =
@@ -145,6 +151,12 @@ mod tests {
             let plain = |y: u32| (0..w).all(|x| px(x, y)[..3] == top);
             let first = (0..g.h).find(|&y| !plain(g.y + y)).expect("a gradient");
             assert_eq!(first, BAND_TOP[i][0], "{sky:?} gradient: rerun make-skies.py's numbers");
+            for (layer, &want) in BAND_FULL[i].iter().enumerate().skip(1) {
+                let b = band(sky, layer);
+                let opaque = |y: u32| (0..w).all(|x| px(x, b.y + y)[3] == 255);
+                let from = (0..b.h).rev().take_while(|&y| opaque(y)).last().unwrap_or(b.h);
+                assert_eq!(from, want, "{sky:?} layer {layer}: fully opaque from");
+            }
             for (layer, &want) in BAND_TOP[i].iter().enumerate().skip(1) {
                 let b = band(sky, layer);
                 let first = (0..b.h).find(|&y| (0..w).any(|x| px(x, b.y + y)[3] != 0)).expect("art");

@@ -20,8 +20,8 @@ pub enum ShakeLevel {
 }
 
 impl ShakeLevel {
-    /// The level for the lab's `config shake N` and `settings.toml`'s `screen_shake`
-    /// (0 off, 1 half, 2 full); `None` for anything else.
+    /// The level for the lab's `config shake N` (0 off, 1 half, 2 full; `settings.toml`'s
+    /// `screen_shake` stores the [`ShakeLevel::label`] words instead); `None` for anything else.
     pub fn from_index(n: u32) -> Option<ShakeLevel> {
         match n {
             0 => Some(ShakeLevel::Off),

@@ -416,8 +416,11 @@ impl Loop {
             input,
         });
         self.history.record(&self.world, respawned);
-        let look = self.look();
-        self.look_history.record(look);
+        if self.look_history.recording() {
+            // Only cloned when kept: a run that can never rewind copies nothing a tick.
+            let look = self.look();
+            self.look_history.record(look);
+        }
         consumed
     }
 

@@ -64,6 +64,11 @@ impl LookHistory {
         }
     }
 
+    /// Keeping looks ([`LookHistory::set_recording`]).
+    pub fn recording(&self) -> bool {
+        !self.off
+    }
+
     /// Nothing held.
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty()

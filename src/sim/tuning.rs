@@ -206,9 +206,13 @@ impl Tuning {
         }
         let text = std::str::from_utf8(bytes)
             .map_err(|e| TuningError::Read { path: name.clone(), msg: format!("is not UTF-8 text ({e})") })?;
-        let t: Tuning = toml::from_str(text).map_err(|e| TuningError::Parse {
-            path: name.clone(),
-            msg: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+        // The parser's message and the line it points at, not its `Display` (which quotes the
+        // whole source line: 20 KB of one line for a deeply nested array, found by fuzzing).
+        let t: Tuning = toml::from_str(text).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start.min(text.len()));
+            let line = 1 + text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+            let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+            TuningError::Parse { path: name.clone(), msg: format!("line {line}: {msg}") }
         })?;
         t.validate().map_err(|reason| TuningError::Range { path: name, reason })?;
         Ok(t)
@@ -349,6 +353,11 @@ mod tests {
         assert!(e.starts_with(&p.display().to_string()) && !e.contains('\n'), "{e}");
         std::fs::write(&p, "wobble = 3\n").unwrap();
         assert!(Tuning::load(&p).is_err());
+        // The parser's message and its line, not the source line it quotes (fuzz regression
+        // tests/fuzz-regressions/tuning/seed-deep-nesting.toml).
+        std::fs::write(&p, format!("# deep\ngravity = {}\n", "[".repeat(20_000))).unwrap();
+        let e = Tuning::load(&p).unwrap_err().to_string();
+        assert_eq!(e, format!("{}: line 2: cannot recurse further; max recursion depth met", p.display()));
         std::fs::write(&p, "gravity = -1\n").unwrap();
         assert!(Tuning::load(&p).unwrap_err().to_string().contains("gravity"));
     }

@@ -134,10 +134,12 @@ pub fn shipped_tuning() -> Result<Tuning, String> {
 /// `message` as the outcome of a refusal by the loader of `file`.
 ///
 /// # Errors
-/// The message is empty, holds a line break, or does not name `file`.
+/// The message holds a character that breaks or hides the line (a line break, any other
+/// control character but tab, a Unicode line separator: `ledge::printable::breaks_line`), or
+/// does not name `file`.
 pub fn refused(message: String, file: &str) -> Result<Outcome, String> {
-    if message.contains(['\n', '\r']) {
-        return Err(format!("the error for {file} is more than one line: {message:?}"));
+    if message.chars().any(ledge::printable::breaks_line) {
+        return Err(format!("the error for {file} is not one clean line: {message:?}"));
     }
     if !message.contains(file) {
         return Err(format!("the error does not name {file}: {message:?}"));

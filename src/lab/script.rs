@@ -239,7 +239,8 @@ fn no_more<'a>(mut it: impl Iterator<Item = &'a str>, line: usize) -> Result<(),
 ///
 /// # Errors
 /// The first malformed line: unknown directive, bad number, setup after the first frame,
-/// unterminated `map`, etc.
+/// unterminated `map`, etc.; a `level-changed TICK` or `tuning-changed TICK` line (a
+/// recording made across a hot reload: "the level changed during this recording at tick N").
 pub fn parse(text: &str) -> Result<Script, ParseError> {
     let mut script = Script {
         level: LevelSource::Default,
@@ -393,6 +394,17 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 script.steps.push((Step::Teleport(x, y), n));
             }
+            "level-changed" | "tuning-changed" => {
+                // Written by `ledge --record` where hot reload swapped the level or the tuning
+                // (`ScriptWriter::changed`): what follows was played on files this script
+                // does not hold, so it is refused rather than replayed wrongly.
+                let tick = toks.next().and_then(|t| t.parse::<u64>().ok());
+                let Some(tick) = tick.filter(|_| toks.next().is_none()) else {
+                    return err(n, format!("{head}: expected one tick number ('{head} TICK')"));
+                };
+                let what = if head == "level-changed" { "level" } else { "tuning" };
+                return err(n, format!("the {what} changed during this recording at tick {tick}"));
+            }
             "tick-cost" => {
                 let ns = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;
@@ -503,6 +515,16 @@ mod tests {
         assert_eq!(s.steps[0].0, Step::Frame { ns: late, count: 2 });
         let press = InputEvent::Press(Source::Keyboard, Action::Jump);
         assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1) });
+    }
+
+    #[test]
+    fn a_recording_across_a_reload_is_refused_on_its_line() {
+        let e = parse("frame 16 x3\nlevel-changed 3\nframe 16\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: the level changed during this recording at tick 3");
+        let e = parse("frame 16\ntuning-changed 1\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: the tuning changed during this recording at tick 1");
+        assert_eq!(parse("level-changed soon\n").unwrap_err().line, 1);
+        assert_eq!(parse("level-changed 1 2\n").unwrap_err().line, 1);
     }
 
     #[test]

@@ -12,7 +12,10 @@
 //! time runs.
 
 mod look;
+mod reload;
 mod time_tools;
+
+pub use reload::Carried;
 
 use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
 use crate::input::InputEvent;

@@ -35,7 +35,12 @@ fn hour_script(jumps: bool) -> String {
 }
 
 fn lab(c: &mut Criterion) {
-    let opts = LabOptions { script_name: "bench-1h".into(), script_dir: ".".into(), summary_only: true };
+    let opts = LabOptions {
+        script_name: "bench-1h".into(),
+        script_dir: ".".into(),
+        summary_only: true,
+        force: false,
+    };
     let mut g = c.benchmark_group("lab");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     for (name, jumps) in [
@@ -112,8 +117,12 @@ fn entity_lines(level: &Level) -> String {
 /// script ones). Target (issue #11): ≥ 36,000x real time, i.e. under 0.1 s.
 fn lab_entities(c: &mut Criterion) {
     let (path, level) = largest_level();
-    let opts =
-        LabOptions { script_name: "bench-1h-entities".into(), script_dir: ".".into(), summary_only: true };
+    let opts = LabOptions {
+        script_name: "bench-1h-entities".into(),
+        script_dir: ".".into(),
+        summary_only: true,
+        force: false,
+    };
     let text = format!("level {}\n{}{}", path.display(), entity_lines(&level), hour_script(true));
     let report = run_script(&text, &opts).expect("the bench script runs");
     assert_eq!(report.summary.totals.ticks, 216_000, "one hour of 60 Hz ticks");
@@ -130,8 +139,12 @@ fn lab_entities(c: &mut Criterion) {
 /// The same entity hour measured in CPU time of the bench's thread ([`ThreadCpu`]).
 fn lab_entities_cpu(c: &mut Criterion<ThreadCpu>) {
     let (path, level) = largest_level();
-    let opts =
-        LabOptions { script_name: "bench-1h-entities".into(), script_dir: ".".into(), summary_only: true };
+    let opts = LabOptions {
+        script_name: "bench-1h-entities".into(),
+        script_dir: ".".into(),
+        summary_only: true,
+        force: false,
+    };
     let text = format!("level {}\n{}{}", path.display(), entity_lines(&level), hour_script(true));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("level").to_string();
     let mut g = c.benchmark_group("lab-cpu");

@@ -97,6 +97,10 @@ enum Command {
         /// jitter:SEED (3-40 ms frames); events keep their times (LAB.md "Time tools").
         #[arg(long, value_name = "R")]
         recut: Option<ledge::lab::recut::Recut>,
+        /// Replay even when the level's content hash differs from the script's `level PATH
+        /// sha256=HEX` (the level was edited since the recording): a warning instead of exit 2.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -119,14 +123,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Lab { script, json, summary, shot, recut }) => {
+        Some(Command::Lab { script, json, summary, shot, recut, force }) => {
             #[cfg(feature = "game")]
             let mut shots = OffscreenShots(None);
             #[cfg(feature = "game")]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
-            ledge::lab::run_cli(&script, json.as_deref(), summary, &shot, recut, observer)
+            ledge::lab::run_cli(&script, json.as_deref(), summary, force, &shot, recut, observer)
                 .map_err(anyhow::Error::from)
         }
         #[cfg(not(feature = "game"))]

@@ -149,7 +149,7 @@ fn an_attempt_written_tick_by_tick_plays_as_a_ghost_of_the_same_run() {
     let opts = common::lab::options("attempt", root(), false);
     let played = common::lab::run(&run, &opts);
     let tuning = ledge::sim::Tuning::load(&root().join("assets/tuning.toml")).unwrap();
-    let mut attempt = TickScript::new(&level, &tuning, &ledge::time::StepperConfig::default());
+    let mut attempt = TickScript::new(&level, None, &tuning, &ledge::time::StepperConfig::default());
     for t in played.ticks.as_deref().unwrap() {
         attempt.tick(&t.input);
     }

@@ -143,8 +143,8 @@ fn level_scripts_are_what_the_lab_writer_writes() {
         let text = script_text(n);
         let script = parse(&text).unwrap_or_else(|e| panic!("level{n}.lab: {e}"));
         let mut w = ScriptWriter::new(Repeat::Always);
-        let LevelSource::File(path, _) = &script.level else { panic!("level{n}.lab: no level line") };
-        w.level(path);
+        let LevelSource::File(path, _, sha256) = &script.level else { panic!("level{n}.lab: no level line") };
+        w.level(path, *sha256);
         for (key, value, _) in &script.tuning {
             w.tuning(key, *value);
         }

@@ -232,13 +232,13 @@ fn bad_entity_objects_are_rejected_naming_the_object() {
 #[test]
 fn infinite_maps_are_rejected() {
     let (_, msg) = rejected("infinite.tmx");
-    assert_eq!(msg, "infinite maps are not supported");
+    assert_eq!(msg, "line 2: infinite maps are not supported");
 }
 
 #[test]
 fn short_tile_data_is_an_error_not_a_panic() {
     let (_, msg) = rejected("short_data.tmx");
-    assert_eq!(msg, "layer 'tiles' holds fewer than 4x3 cells of tile data");
+    assert_eq!(msg, "line 6: layer 'tiles': data holds 6 cells, not 4x3 = 12");
 }
 
 #[test]

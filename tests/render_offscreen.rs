@@ -29,7 +29,8 @@ fn test_level() -> Level {
     }
     Level {
         name: "offscreen test".into(),
-        source: None,
+        origin: None,
+        object_ids: Vec::new(),
         width: w,
         height: h,
         kinds,

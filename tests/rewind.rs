@@ -139,8 +139,14 @@ fn a_recorded_session_with_rewinds_replays_to_the_same_hash() {
     for speed in [GameSpeed::FULL, GameSpeed::SLOWEST] {
         let mut lp = Loop::new(level.clone(), tuning.clone(), config).unwrap();
         lp.set_game_speed(speed);
-        let mut rec =
-            Recorder::new(std::path::Path::new("/tmp/unused.lab"), &level_path, &tuning, &config, speed);
+        let mut rec = Recorder::new(
+            std::path::Path::new("/tmp/unused.lab"),
+            &level_path,
+            None,
+            &tuning,
+            &config,
+            speed,
+        );
         let kb = Source::Keyboard;
         let events = [
             (3_000_001u64, InputEvent::Press(kb, Action::Right)),

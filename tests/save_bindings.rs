@@ -24,6 +24,7 @@ fn record(keyboard: &mut Keyboard, right_key: KeyCode, jump_key: KeyCode) -> (St
     let mut rec = Recorder::new(
         &root().join("unused.lab"),
         &level,
+        None,
         &Tuning::default(),
         &StepperConfig::default(),
         GameSpeed::FULL,

@@ -35,7 +35,7 @@ fn read_script(path: &Path, root: &Path) -> anyhow::Result<ReadScript> {
         return Err(bad(*n));
     }
     let level = match script.level {
-        LevelSource::File(p, _) => root.join(p),
+        LevelSource::File(p, _, _) => root.join(p),
         LevelSource::Inline(_, n) => return Err(bad(n - 1)),
         LevelSource::Default => anyhow::bail!("{}: no level line", path.display()),
     };

@@ -20,7 +20,7 @@ pub fn script(level_line: &str, header: &[String], tuning: &[(String, f64)], inp
     for line in header {
         w.comment(line);
     }
-    w.level(level_line);
+    w.level(level_line, None);
     for (k, v) in tuning {
         w.tuning(k, *v);
     }

@@ -84,14 +84,15 @@ impl Ghosts {
         };
         if self.playing.is_none() {
             if let Some(file) = store.ghost_file(id).filter(|f| f.is_file()) {
-                let text = std::fs::read_to_string(&file);
+                let text = crate::read_limit::read_text_at_most(&file, crate::lab::script::MAX_SCRIPT_BYTES);
                 match text {
                     Ok(text) => self.loading = Some(replay_in_background(text, file, hz)),
                     Err(error) => eprintln!("ledge: warning: {}", GhostError::Read { path: file, error }),
                 }
             }
         }
-        self.attempt = Some(TickScript::new(level_path, game.tuning(), game.config()));
+        let sha256 = game.level().origin.as_ref().map(|o| o.sha256);
+        self.attempt = Some(TickScript::new(level_path, sha256, game.tuning(), game.config()));
     }
 
     /// Take the tracks the worker threads finished (a bad saved ghost: one warning line, no

@@ -510,8 +510,10 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
     let config = StepperConfig::default();
-    let recorder =
-        opts.record.as_ref().map(|path| Recorder::new(path, &level_path, &tuning, &config, opts.game_speed));
+    let recorder = opts.record.as_ref().map(|path| {
+        let sha256 = level.origin.as_ref().map(|o| o.sha256);
+        Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed)
+    });
     let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
     let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
     let mut game =

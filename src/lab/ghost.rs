@@ -46,7 +46,7 @@ pub enum GhostError {
 /// [`GhostError`]: the file cannot be read, is malformed or fails to replay (a missing level,
 /// a bad line), or ticks at another rate.
 pub fn load(path: &Path, tick_hz: u32) -> Result<GhostTrack, GhostError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::read_limit::read_text_at_most(path, super::script::MAX_SCRIPT_BYTES)
         .map_err(|error| GhostError::Read { path: path.to_path_buf(), error })?;
     load_text(&text, path, tick_hz)
 }
@@ -61,6 +61,7 @@ pub fn load_text(text: &str, path: &Path, tick_hz: u32) -> Result<GhostTrack, Gh
         script_name: path.display().to_string(),
         script_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         summary_only: true,
+        force: false,
     };
     let mut script = parse_script(text, &opts).map_err(GhostError::Script)?;
     script.ghost = None;

@@ -17,7 +17,7 @@ pub mod writer;
 pub use runner::{LabError, LabOptions, run_script, run_script_observed};
 pub use shots::{FrameObserver, ObserverError, ShotError};
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// Why `ledge lab` failed; one line (printed after `ledge: `, exit status 2 in `main`).
@@ -58,7 +58,7 @@ pub enum CliError {
 }
 
 /// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...
-/// [--recut R]`: read the script (`-` for standard input), run it (re-cut by `recut` when
+/// [--recut R] [--force]`: read the script (at most [`script::MAX_SCRIPT_BYTES`]) (`-` for standard input), run it (re-cut by `recut` when
 /// given, [`recut::run_recut`]), draw the asked-for frames through `observer`
 /// (`None` in a build without a renderer), write the report (atomically when OUT is a file).
 ///
@@ -68,6 +68,7 @@ pub fn run_cli(
     script: &str,
     json: Option<&Path>,
     summary_only: bool,
+    force: bool,
     shots: &[String],
     recut: Option<recut::Recut>,
     observer: Option<&mut dyn shots::FrameObserver>,
@@ -82,16 +83,20 @@ pub fn run_cli(
     }
     let mut shooter = shots::Shooter::new(wanted, observer);
     let (text, name, dir) = if script == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(file_error("<stdin>"))?;
+        let bytes = crate::read_limit::read_at_most(std::io::stdin(), script::MAX_SCRIPT_BYTES)
+            .map_err(file_error("<stdin>"))?;
+        let s = String::from_utf8(bytes).map_err(|_| {
+            file_error("<stdin>")(std::io::Error::new(std::io::ErrorKind::InvalidData, "is not UTF-8 text"))
+        })?;
         (s, "<stdin>".to_string(), std::env::current_dir().map_err(CliError::Io)?)
     } else {
         let p = Path::new(script);
-        let s = std::fs::read_to_string(p).map_err(file_error(script))?;
+        let s =
+            crate::read_limit::read_text_at_most(p, script::MAX_SCRIPT_BYTES).map_err(file_error(script))?;
         let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
         (s, script.to_string(), dir)
     };
-    let opts = LabOptions { script_name: name, script_dir: dir, summary_only };
+    let opts = LabOptions { script_name: name, script_dir: dir, summary_only, force };
     let mut observe = |f, lp: &_| Ok(shooter.observe(f, lp)?);
     let report = match recut {
         Some(r) => recut::run_recut(&text, &opts, r, &mut observe)?,

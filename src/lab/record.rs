@@ -15,6 +15,7 @@
 use super::script::{At, Step};
 use super::writer::{Repeat, ScriptWriter};
 use crate::input::InputEvent;
+use crate::level::ContentHash;
 use crate::sim::Tuning;
 use crate::time::{GameSpeed, StepperConfig};
 use std::path::{Path, PathBuf};
@@ -44,13 +45,14 @@ impl Recorder {
     pub fn new(
         path: &Path,
         level_path: &Path,
+        sha256: Option<ContentHash>,
         tuning: &Tuning,
         config: &StepperConfig,
         speed: GameSpeed,
     ) -> Self {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment("Recorded by `ledge --record`; replay with `ledge lab FILE`.");
-        write_setup(&mut script, level_path, tuning, config);
+        write_setup(&mut script, level_path, sha256, tuning, config);
         if speed != GameSpeed::FULL {
             script.config("game_speed", speed.factor());
         }
@@ -110,11 +112,12 @@ impl Recorder {
 pub(crate) fn write_setup(
     script: &mut ScriptWriter,
     level_path: &Path,
+    sha256: Option<ContentHash>,
     tuning: &Tuning,
     config: &StepperConfig,
 ) {
     let level = std::fs::canonicalize(level_path).unwrap_or_else(|_| level_path.to_path_buf());
-    script.level(&level.display().to_string());
+    script.level(&level.display().to_string(), sha256);
     let mut t = tuning.clone();
     for key in Tuning::KEYS {
         script.tuning(key, *t.field_mut(key).expect("KEYS are fields"));
@@ -139,10 +142,17 @@ mod tests {
         let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
         let tuning = Tuning::default();
         let config = StepperConfig::default();
-        let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
-        let mut rec =
-            Recorder::new(Path::new("/tmp/unused.lab"), &level_path, &tuning, &config, GameSpeed::FULL);
+        let sha = |l: &crate::level::Level| l.origin.as_ref().map(|o| o.sha256);
+        let mut rec = Recorder::new(
+            Path::new("/tmp/unused.lab"),
+            &level_path,
+            sha(&level),
+            &tuning,
+            &config,
+            GameSpeed::FULL,
+        );
         // irregular frames, events between them, a pad
+        let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
         let mut now = late;
         let mut deltas = [7_000_001u64, 16_666_667, 33_000_000, 4_100_000, 300_000_000].iter().cycle();
         let events = [
@@ -166,7 +176,12 @@ mod tests {
             rec.frame(now);
         }
         let text = rec.text().to_string();
-        let opts = LabOptions { script_name: "rec".into(), script_dir: root.into(), summary_only: true };
+        let opts = LabOptions {
+            script_name: "rec".into(),
+            script_dir: root.into(),
+            summary_only: true,
+            force: false,
+        };
         let report = run_script(&text, &opts).unwrap();
         assert_eq!(report.summary.state_hash, format!("{:016x}", lp.state_hash()), "{text}");
         assert_eq!(report.summary.totals.ticks, lp.totals().ticks);

@@ -28,6 +28,9 @@ pub struct LabOptions {
     pub script_dir: PathBuf,
     /// Leave `frames` and `ticks` out of the report.
     pub summary_only: bool,
+    /// `--force`: replay on a level whose content hash differs from the script's `level …
+    /// sha256=` (with a warning) instead of refusing.
+    pub force: bool,
 }
 
 /// A lab failure: one line naming the script, the line (when there is one) and the problem.
@@ -337,7 +340,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
             crate::level::LevelError::Ascii { line, msg } => fail(line, msg),
             other => fail(*first, other.to_string()),
         })?,
-        LevelSource::File(path, line) => {
+        LevelSource::File(path, line, expected) => {
             let p = PathBuf::from(path);
             let candidates = if p.is_absolute() {
                 vec![p.clone()]
@@ -348,7 +351,18 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
             let Some(found) = candidates.iter().find(|c| c.is_file()) else {
                 return Err(fail(*line, format!("level file not found: {path}")));
             };
-            load_tmx(found).map_err(|e| fail(*line, e.to_string()))?
+            let level = load_tmx(found).map_err(|e| fail(*line, e.to_string()))?;
+            let actual = level.origin.as_ref().map(|o| o.sha256);
+            if let (Some(expected), Some(actual)) = (*expected, actual.filter(|a| Some(*a) != *expected)) {
+                let msg = format!(
+                    "level {path} has changed since this script was made: it is sha256={actual}, the script names sha256={expected}"
+                );
+                if !opts.force {
+                    return Err(fail(*line, format!("{msg} (--force replays it anyway)")));
+                }
+                log::warn!("{}:{line}: {msg}; replaying anyway (--force)", opts.script_name);
+            }
+            level
         }
     };
     level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));

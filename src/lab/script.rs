@@ -7,7 +7,7 @@
 //! any time up to `u64::MAX` ns (584 years) is exact. [`super::writer`] writes what this reads.
 
 use crate::input::{Action, InputEvent, Source};
-use crate::level::EntitySpec;
+use crate::level::{ContentHash, EntitySpec};
 
 /// When an input edge arrives on the scripted wall clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +48,10 @@ pub enum Step {
 pub enum LevelSource {
     /// The game's first level.
     Default,
-    /// `level PATH` as written, with its line.
-    File(String, usize),
+    /// `level PATH [sha256=HEX]`: the path as written, the line, and the level's content hash
+    /// when the line gives one (a recording or ghost names the level it was made on:
+    /// [`crate::level::ContentHash`]; the lab refuses to replay on a level with another hash).
+    File(String, usize, Option<ContentHash>),
     /// An inline `map` block: its rows and the line of the first row.
     Inline(Vec<String>, usize),
 }
@@ -82,6 +84,19 @@ impl Script {
             .any(|(s, _)| matches!(s, Step::Event { event: InputEvent::Press(_, Action::Rewind), .. }))
     }
 }
+
+/// Most bytes in a script or recording the lab reads: 64 MiB. A one-hour recording at 240 Hz
+/// writes one `frame` line per measured delta (about 864,000 lines, under 25 MB); the shipped
+/// level scripts are under 40 KB.
+pub const MAX_SCRIPT_BYTES: u64 = 64 << 20;
+
+/// Most frames in one script (`frame MS xN` counts N): 10,000,000, 11.5 hours at 240 Hz (the
+/// one-hour soak bench runs 216,000). Each frame runs at most `max_steps` ticks.
+pub const MAX_FRAMES: u64 = 10_000_000;
+
+/// Most input events in one script: 1,000,000 (a one-hour recording of a busy player holds
+/// about 20,000).
+pub const MAX_EVENTS: usize = 1_000_000;
 
 /// A script error: the 1-based line and what is wrong. Displayed as `line N: problem`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -228,6 +243,14 @@ fn timing(tok: Option<&str>, line: usize) -> Result<At, ParseError> {
     }
 }
 
+/// One more event than `events`, or the error at line `n` past [`MAX_EVENTS`].
+fn count_event(events: usize, n: usize) -> Result<usize, ParseError> {
+    if events >= MAX_EVENTS {
+        return err(n, format!("more than {MAX_EVENTS} input events in one script"));
+    }
+    Ok(events + 1)
+}
+
 fn no_more<'a>(mut it: impl Iterator<Item = &'a str>, line: usize) -> Result<(), ParseError> {
     match it.next() {
         None => Ok(()),
@@ -252,6 +275,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut timeline_started = false;
+    let (mut frames, mut events) = (0u64, 0usize);
     while let Some((n, raw)) = lines.next() {
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
@@ -272,7 +296,17 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 if rest.is_empty() {
                     return err(n, "level: missing PATH");
                 }
-                script.level = LevelSource::File(rest.to_string(), n);
+                let (path, sha256) = match rest.rsplit_once(char::is_whitespace) {
+                    Some((path, hash)) if hash.starts_with("sha256=") => {
+                        let parsed = hash["sha256=".len()..].parse::<ContentHash>();
+                        (
+                            path.trim_end(),
+                            Some(parsed.map_err(|e| ParseError { line: n, msg: format!("level: {e}") })?),
+                        )
+                    }
+                    _ => (rest, None),
+                };
+                script.level = LevelSource::File(path.to_string(), n, sha256);
             }
             "map" => {
                 no_more(toks, n)?;
@@ -324,6 +358,10 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                     },
                 };
                 no_more(toks, n)?;
+                frames = frames.saturating_add(count);
+                if frames > MAX_FRAMES {
+                    return err(n, format!("more than {MAX_FRAMES} frames in one script"));
+                }
                 script.steps.push((Step::Frame { ns, count }, n));
             }
             "press" | "release" | "repeat" => {
@@ -347,6 +385,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                     ("release", _) => InputEvent::Release(src, a),
                     _ => InputEvent::Repeat(src, a),
                 };
+                events = count_event(events, n)?;
                 script.steps.push((Step::Event { event, at }, n));
             }
             "focus" | "pad" => {
@@ -362,6 +401,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 };
                 let at = timing(toks.next(), n)?;
                 no_more(toks, n)?;
+                events = count_event(events, n)?;
                 script.steps.push((Step::Event { event, at }, n));
             }
             "axis" => {
@@ -374,6 +414,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 let at = timing(toks.next(), n)?;
                 no_more(toks, n)?;
+                events = count_event(events, n)?;
                 script.steps.push((Step::Event { event: InputEvent::AxisX(v as f32), at }, n));
             }
             "resize" => {
@@ -543,5 +584,31 @@ mod tests {
         ] {
             assert_eq!(parse(text).unwrap_err().line, line, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_level_line_may_end_with_its_content_hash() {
+        let hex = "ab".repeat(32);
+        let s = parse(&format!("level my levels/a.tmx sha256={hex}\n")).unwrap();
+        assert_eq!(s.level, LevelSource::File("my levels/a.tmx".into(), 1, Some(hex.parse().unwrap())));
+        let s = parse("level my levels/a.tmx\n").unwrap();
+        assert_eq!(s.level, LevelSource::File("my levels/a.tmx".into(), 1, None));
+        let e = parse("level a.tmx sha256=abc\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 1: level: sha256 must be 64 hex digits, got 'abc'");
+    }
+
+    #[test]
+    fn frames_and_events_past_the_limits_are_refused_at_their_line() {
+        let e = parse(&format!("frame 16 x{MAX_FRAMES}\nframe 16\n")).unwrap_err();
+        assert_eq!(e.to_string(), format!("line 2: more than {MAX_FRAMES} frames in one script"));
+        assert!(parse(&format!("frame 16 x{MAX_FRAMES}\n")).is_ok());
+        let e = parse(&format!("frame 16 x{}\n", u64::MAX)).unwrap_err();
+        assert_eq!(e.line, 1);
+        let text = "press jump\n".repeat(MAX_EVENTS + 1);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("line {}: more than {MAX_EVENTS} input events in one script", MAX_EVENTS + 1)
+        );
     }
 }

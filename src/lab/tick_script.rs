@@ -15,6 +15,7 @@ use super::script::{At, Step};
 use super::writer::{Repeat, ScriptWriter};
 use crate::input::latch::{STICK_DEAD_ZONE, dead_zone};
 use crate::input::{Action, InputEvent, Source};
+use crate::level::ContentHash;
 use crate::sim::{TickInput, Tuning};
 use crate::time::StepperConfig;
 use std::path::Path;
@@ -36,12 +37,19 @@ pub struct TickScript {
 
 impl TickScript {
     /// An attempt at `level_path` played with `tuning` and `config`, from its start.
-    pub fn new(level_path: &Path, tuning: &Tuning, config: &StepperConfig) -> TickScript {
+    /// `sha256` is the level's content hash (written on the `level` line, so that the ghost is
+    /// refused once the level changes).
+    pub fn new(
+        level_path: &Path,
+        sha256: Option<ContentHash>,
+        tuning: &Tuning,
+        config: &StepperConfig,
+    ) -> TickScript {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment(
             "A level attempt written tick by tick by `ledge` (a ghost); replay with `ledge lab FILE`.",
         );
-        write_setup(&mut script, level_path, tuning, config);
+        write_setup(&mut script, level_path, sha256, tuning, config);
         TickScript {
             script,
             tick_hz: config.tick_hz,
@@ -124,11 +132,16 @@ mod tests {
     fn round_trip(body: &str) {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let level = root.join("assets/levels/level1.tmx");
-        let opts = LabOptions { script_name: "t".into(), script_dir: root.into(), summary_only: false };
+        let opts = LabOptions {
+            script_name: "t".into(),
+            script_dir: root.into(),
+            summary_only: false,
+            force: false,
+        };
         let live = run_script(&format!("level {}\n{body}", level.display()), &opts).expect("runs");
         let config = StepperConfig::default();
         let mut t =
-            TickScript::new(&level, &Tuning::load(&root.join("assets/tuning.toml")).unwrap(), &config);
+            TickScript::new(&level, None, &Tuning::load(&root.join("assets/tuning.toml")).unwrap(), &config);
         let ticks = live.ticks.as_deref().expect("full");
         for rec in ticks {
             t.tick(&rec.input);
@@ -165,7 +178,7 @@ mod tests {
 
     #[test]
     fn frames_each_run_one_tick() {
-        let mut t = TickScript::new(Path::new("x.tmx"), &Tuning::default(), &StepperConfig::default());
+        let mut t = TickScript::new(Path::new("x.tmx"), None, &Tuning::default(), &StepperConfig::default());
         for _ in 0..6 {
             t.tick(&TickInput::default());
         }

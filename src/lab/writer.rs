@@ -7,6 +7,7 @@
 
 use super::script::{At, Step};
 use crate::input::{InputEvent, Source};
+use crate::level::ContentHash;
 use std::fmt::Write as _;
 
 /// Nanoseconds as milliseconds with six decimals (`16666667` → `16.666667`): exact, and read
@@ -63,8 +64,11 @@ impl ScriptWriter {
     }
 
     /// `level PATH`.
-    pub fn level(&mut self, path: &str) {
-        self.line(&format!("level {path}"));
+    pub fn level(&mut self, path: &str, sha256: Option<ContentHash>) {
+        match sha256 {
+            Some(hash) => self.line(&format!("level {path} sha256={hash}")),
+            None => self.line(&format!("level {path}")),
+        }
     }
 
     /// `tuning KEY VALUE`, the value in Rust's shortest exact decimal form.
@@ -202,7 +206,8 @@ mod tests {
         ];
         let mut w = ScriptWriter::new(Repeat::WhenMany);
         w.comment("a test");
-        w.level("assets/levels/level1.tmx");
+        let hash = ContentHash([7; 32]);
+        w.level("assets/levels/level1.tmx", Some(hash));
         w.tuning("gravity", 2000.5);
         w.config("tick_hz", 144.0);
         for s in &steps {
@@ -210,7 +215,7 @@ mod tests {
         }
         let text = w.finish();
         let back = parse(&text).unwrap();
-        assert_eq!(back.level, LevelSource::File("assets/levels/level1.tmx".into(), 2));
+        assert_eq!(back.level, LevelSource::File("assets/levels/level1.tmx".into(), 2, Some(hash)));
         assert_eq!(back.tuning, vec![("gravity".into(), 2000.5, 3)]);
         assert_eq!(back.config, vec![("tick_hz".into(), 144.0, 4)]);
         let parsed: Vec<Step> = back.steps.into_iter().map(|(s, _)| s).collect();

@@ -106,7 +106,8 @@ pub fn parse_ascii(rows: &[String], first_line: usize) -> Result<Level, LevelErr
     };
     Ok(Level {
         name: "inline map".to_owned(),
-        source: None,
+        origin: None,
+        object_ids: Vec::new(),
         width,
         height,
         kinds,
@@ -147,7 +148,7 @@ P.........
         .unwrap();
         assert_eq!((level.width, level.height), (10, 5));
         assert_eq!(level.name, "inline map");
-        assert_eq!(level.source, None);
+        assert_eq!(level.origin, None);
         assert_eq!(level.kind_at(0, 3), TileKind::Solid);
         assert_eq!(level.kind_at(4, 3), TileKind::Hazard);
         assert_eq!(level.kind_at(6, 1), TileKind::OneWay);

@@ -8,12 +8,16 @@
 
 pub mod ascii;
 pub mod entity_spec;
+pub mod files;
+pub mod guard;
+pub mod origin;
 pub mod tiled_entities;
 pub mod tiled_map;
 pub mod tiles;
 
 pub use entity_spec::{EntityKind, EntitySpec, SpecError};
 use glam::DVec2;
+pub use origin::{ContentHash, Origin};
 use std::path::PathBuf;
 
 /// Edge length of one tile, in pixels (ARCHITECTURE.md: 16x16 tiles).
@@ -71,8 +75,9 @@ impl Rect {
 pub struct Level {
     /// Human-readable name (the map's `name` property, else the file stem, else "inline map").
     pub name: String,
-    /// Where the level came from, for error messages and recordings; `None` for inline maps.
-    pub source: Option<PathBuf>,
+    /// The files the level was loaded from and their content hash (recordings write it, hot
+    /// reload watches their folders); `None` for inline maps.
+    pub origin: Option<Origin>,
     /// Width in tiles.
     pub width: usize,
     /// Height in tiles.
@@ -93,6 +98,10 @@ pub struct Level {
     /// `spring`, `saw` or `walker`, then a lab script's `entity` lines), in id order: the
     /// entity with id `i` is `entities[i]`.
     pub entities: Vec<EntitySpec>,
+    /// The Tiled object id of each entity the map placed, in the order of `entities` (as many
+    /// as the map placed: entities appended later, like a lab script's `entity` lines, have
+    /// none). Empty for inline maps.
+    pub object_ids: Vec<u32>,
     /// The parallax backdrop drawn behind the tiles (the map's string property `sky`;
     /// [`Sky::Hills`] when it has none, and for inline maps).
     pub sky: Sky,

@@ -22,6 +22,9 @@
 //! - the map's string property `sky`, the level's backdrop ([`super::Sky::from_name`]:
 //!   `hills`, `forest`, `caves`, `tower`, `dusk`); none: `hills`.
 
+use super::files::{DiskFiles, LevelFiles, Reading};
+use super::guard::MAX_SIDE;
+use super::origin::{ContentHash, Origin};
 use super::tiled_entities::{ENTITY_CLASSES, entity_from_object, solid_at_start_overlapping};
 use super::tiles;
 use super::{Checkpoint, HITBOX, Level, LevelError, Rect, Sky, TILE, TileKind};
@@ -31,34 +34,52 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tiled::{LayerType, ObjectShape, Orientation, PropertyValue, TileLayer, TilesetLocation};
 
-/// Largest map side Ledge accepts, tiles (a bad file must not make us allocate gigabytes).
-pub const MAX_SIDE: u32 = 4096;
-
 /// Name of the tile layer Ledge collides with and draws.
 pub const TILES_LAYER: &str = "tiles";
 
 /// Name of the object layer holding spawn, checkpoints and goal.
 pub const OBJECTS_LAYER: &str = "objects";
 
-/// Loads the Tiled map at `path` (its tilesets are found relative to it).
+/// Loads the Tiled map at `path` from disk (its tilesets are found relative to it): see
+/// [`load_tmx_from`].
 ///
 /// # Errors
 ///
-/// [`LevelError::Load`] when the map or a tileset cannot be read or parsed;
-/// [`LevelError::Invalid`] when it breaks one of the rules in this module's docs (for example
-/// "tile size must be 16x16, got 32x32", "no tile layer named 'tiles'", "unknown tile kind
-/// 'lava' on tile 3", "tileset image '…' not found", "infinite maps are not supported", "no
-/// spawn object in layer 'objects'"). Every message is one line starting with the map's path.
+/// As [`load_tmx_from`].
 pub fn load_tmx(path: &Path) -> Result<Level, LevelError> {
-    let map = tiled::Loader::new()
-        .load_tmx_map(path)
-        .map_err(|e| LevelError::Load { path: path.to_owned(), msg: describe_tiled_error(path, &e) })?;
+    load_tmx_from(path, &mut DiskFiles)
+}
+
+/// Loads the Tiled map at `path`, reading it and every file it uses (tilesets, templates)
+/// through `files`, each checked by [`super::guard::check`] before `tiled` parses it. The
+/// level's [`Origin`] lists the files read and their [`ContentHash`].
+///
+/// # Errors
+///
+/// [`LevelError::Load`] when the map or a file it uses cannot be read, is over its size limit
+/// ([`super::guard::file_limit`]), breaks a limit of [`super::guard`] (a tile layer that does not
+/// decode to exactly width x height cells, too many objects, …, with the line) or cannot be
+/// parsed; [`LevelError::Invalid`] when it breaks one of the rules in this module's docs (for
+/// example "tile size must be 16x16, got 32x32", "no tile layer named 'tiles'", "unknown tile
+/// kind 'lava' on tile 3", "tileset image '…' not found", "no spawn object in layer
+/// 'objects'"). Every message is one line starting with the map's path.
+pub fn load_tmx_from(path: &Path, files: &mut dyn LevelFiles) -> Result<Level, LevelError> {
+    let mut loader = tiled::Loader::with_reader(Reading::new(files));
+    let loaded = loader.load_tmx_map(path);
+    let (_, reading) = loader.into_inner();
+    let map =
+        loaded.map_err(|e| LevelError::Load { path: path.to_owned(), msg: reading.describe(path, &e) })?;
+    let (files, read) = reading.finish();
+    let origin = Origin {
+        files: read.iter().map(|(p, _)| p.clone()).collect(),
+        sha256: ContentHash::of(read.iter().map(|(_, bytes)| bytes.as_slice())),
+    };
     let invalid = |msg: String| LevelError::Invalid { path: path.to_owned(), msg };
-    convert(path, &map).map_err(invalid)
+    convert(path, &map, &*files, origin).map_err(invalid)
 }
 
 /// A one-line description of a `tiled` error, without repeating the map's own path.
-fn describe_tiled_error(map_path: &Path, e: &tiled::Error) -> String {
+pub(super) fn describe_tiled_error(map_path: &Path, e: &tiled::Error) -> String {
     let msg = match e {
         tiled::Error::ResourceLoadingError { path, err } if path == map_path => {
             format!("cannot read map: {err}")
@@ -71,13 +92,13 @@ fn describe_tiled_error(map_path: &Path, e: &tiled::Error) -> String {
     one_line(&msg)
 }
 
-fn one_line(s: &str) -> String {
+pub(super) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Checks the map against Ledge's rules and builds the level; errors are messages without the
 /// path (the caller adds it).
-fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
+fn convert(path: &Path, map: &tiled::Map, files: &dyn LevelFiles, origin: Origin) -> Result<Level, String> {
     if map.orientation != Orientation::Orthogonal {
         let o = format!("{:?}", map.orientation).to_lowercase();
         return Err(format!("orientation must be orthogonal, got {o}"));
@@ -88,13 +109,17 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
     if (map.tile_width, map.tile_height) != (16, 16) {
         return Err(format!("tile size must be 16x16, got {}x{}", map.tile_width, map.tile_height));
     }
-    if map.width == 0 || map.height == 0 || map.width > MAX_SIDE || map.height > MAX_SIDE {
+    if map.width == 0
+        || map.height == 0
+        || u64::from(map.width) > MAX_SIDE
+        || u64::from(map.height) > MAX_SIDE
+    {
         return Err(format!(
             "map size must be 1 to {MAX_SIDE} tiles a side, got {}x{}",
             map.width, map.height
         ));
     }
-    check_tilesets(map)?;
+    check_tilesets(map, files)?;
 
     let (width, height) = (map.width as usize, map.height as usize);
     let mut kinds = vec![TileKind::Empty; width * height];
@@ -120,7 +145,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
 
     let level = Level {
         name,
-        source: Some(path.to_owned()),
+        origin: Some(origin),
         width,
         height,
         kinds,
@@ -130,6 +155,7 @@ fn convert(path: &Path, map: &tiled::Map) -> Result<Level, String> {
         sky,
         goal: objects.goal,
         entities: objects.entities,
+        object_ids: objects.object_ids,
     };
     let size = level.size_px();
     let inside = |p: DVec2| p.x >= 0.0 && p.x + HITBOX.x <= size.x && p.y + HITBOX.y <= size.y;
@@ -165,13 +191,13 @@ fn sky_of(properties: &tiled::Properties) -> Result<Sky, String> {
 
 /// Every tileset must have an image file that exists and the atlas's grid, so that a tile's
 /// local id is its atlas index.
-fn check_tilesets(map: &tiled::Map) -> Result<(), String> {
+fn check_tilesets(map: &tiled::Map, files: &dyn LevelFiles) -> Result<(), String> {
     for ts in map.tilesets() {
         let name = tileset_name(&ts.source);
         let Some(image) = &ts.image else {
             return Err(format!("tileset {name} has no image (image collections are not supported)"));
         };
-        if !image.source.is_file() {
+        if !files.is_file(&image.source) {
             return Err(format!(
                 "tileset image '{}' not found (from tileset {name})",
                 image.source.display()
@@ -256,23 +282,17 @@ fn read_tiles(
         ));
     }
 
-    // tiled 0.16 indexes its cell vector without checking it holds width x height cells, so
-    // a layer whose data is too short panics inside `get_tile`, and the crate keeps the count
-    // private: read the cells under catch_unwind and report that panic as bad data.
-    let cells = catch_unwind_quietly(|| {
-        let mut cells = Vec::with_capacity(width * height);
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
-                cells.push(layer.get_tile(x, y).map(|t| {
-                    let flipped = t.flip_h || t.flip_v || t.flip_d;
-                    (t.tileset_index(), t.id(), flipped, t.get_tile())
-                }));
-            }
+    // super::guard checked, before `tiled` parsed the map, that this layer's data holds exactly
+    // width x height cells: `get_tile` stays inside its cell vector.
+    let mut cells = Vec::with_capacity(width * height);
+    for y in 0..height as i32 {
+        for x in 0..width as i32 {
+            cells.push(layer.get_tile(x, y).map(|t| {
+                let flipped = t.flip_h || t.flip_v || t.flip_d;
+                (t.tileset_index(), t.id(), flipped, t.get_tile())
+            }));
         }
-        cells
-    });
-    let cells = cells
-        .map_err(|_| format!("layer '{TILES_LAYER}' holds fewer than {width}x{height} cells of tile data"))?;
+    }
 
     let mut tileset_used: Option<usize> = None;
     let mut kind_of: HashMap<u32, TileKind> = HashMap::new();
@@ -319,31 +339,6 @@ fn read_tiles(
     Ok(())
 }
 
-thread_local! {
-    /// Set while this thread reads tile data that may panic inside `tiled`.
-    static QUIET_PANICS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// `catch_unwind` without the panic message on stderr, for this thread only: a panic hook that
-/// passes every other panic (other threads', and this one's outside `f`) to the hook that was
-/// there before is installed once and never swapped back, so no test thread's panic message
-/// goes missing while a level loads on another thread.
-fn catch_unwind_quietly<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> std::thread::Result<T> {
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET_PANICS.with(std::cell::Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-    QUIET_PANICS.with(|q| q.set(true));
-    let result = std::panic::catch_unwind(f);
-    QUIET_PANICS.with(|q| q.set(false));
-    result
-}
-
 /// What the `objects` layer holds.
 struct Objects {
     spawn: DVec2,
@@ -353,6 +348,8 @@ struct Objects {
     drawn: Vec<((usize, usize), u32)>,
     /// Entities placed by objects, in object order.
     entities: Vec<EntitySpec>,
+    /// The Tiled object id of each of `entities`.
+    object_ids: Vec<u32>,
 }
 
 /// An object's area in pixels: rectangles as they are, tile objects moved up by their height
@@ -390,6 +387,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let mut goal: Option<(Rect, u32)> = None;
     let mut drawn = Vec::new();
     let mut entities = Vec::new();
+    let mut object_ids = Vec::new();
     let map_px = DVec2::new(f64::from(map.width), f64::from(map.height)) * TILE;
     for obj in layer.objects() {
         let id = obj.id();
@@ -441,6 +439,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
                 };
                 // An entity is drawn by its own sprites where it is, never as a map tile.
                 entities.push(entity_from_object(kind, &label, area, &obj.properties, map_px)?);
+                object_ids.push(id);
                 continue;
             }
         }
@@ -457,7 +456,7 @@ fn read_objects(map: &tiled::Map) -> Result<Objects, String> {
     let Some((spawn, _)) = spawn else {
         return Err(format!("no spawn object in layer '{OBJECTS_LAYER}'"));
     };
-    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn, entities })
+    Ok(Objects { spawn, checkpoints, goal: goal.map(|(r, _)| r), drawn, entities, object_ids })
 }
 
 /// The path of a level shipped with the game, `assets/levels/NAME.tmx`, under `assets_dir`.

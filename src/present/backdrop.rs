@@ -122,7 +122,8 @@ mod tests {
     fn level(width: usize, height: usize, sky: Sky) -> Level {
         Level {
             name: "backdrop".into(),
-            source: None,
+            origin: None,
+            object_ids: Vec::new(),
             width,
             height,
             kinds: vec![TileKind::Empty; width * height],

@@ -201,7 +201,8 @@ mod tests {
     fn level(entities: Vec<EntitySpec>) -> Level {
         Level {
             name: "t".into(),
-            source: None,
+            origin: None,
+            object_ids: Vec::new(),
             width: 4,
             height: 4,
             kinds: vec![TileKind::Empty; 16],

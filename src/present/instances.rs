@@ -216,7 +216,8 @@ mod tests {
         }
         Level {
             name: "test".into(),
-            source: None,
+            origin: None,
+            object_ids: Vec::new(),
             width,
             height,
             kinds: vec![TileKind::Empty; width * height],

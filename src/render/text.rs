@@ -287,7 +287,8 @@ mod tests {
         };
         let level = Level {
             name: "text test".into(),
-            source: None,
+            origin: None,
+            object_ids: Vec::new(),
             width: 40,
             height: 23,
             kinds: vec![TileKind::Empty; 40 * 23],

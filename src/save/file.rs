@@ -58,7 +58,11 @@ fn toml_message(text: &str, e: &toml::de::Error) -> (usize, String) {
     (line, e.message().split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// Read the saved file at `path` as a `T` of format `version`, checked by `validate`.
+/// Largest saved file Ledge reads (`settings.toml`, `progress.toml`): 1 MiB. Each is under
+/// 2 KB; a larger one is corrupt, kept aside like any other.
+pub const MAX_SAVE_BYTES: u64 = 1 << 20;
+
+/// Read the saved file at `path` (at most [`MAX_SAVE_BYTES`]) as a `T` of format `version`, checked by `validate`.
 ///
 /// Returns `Ok(None)` when there is no file (a new player: defaults, no warning).
 ///
@@ -69,7 +73,7 @@ pub fn read_versioned<T: DeserializeOwned>(
     version: i64,
     validate: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<Option<T>, Problem> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::read_limit::read_file_at_most(path, MAX_SAVE_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Problem::Unreadable(e.to_string())),

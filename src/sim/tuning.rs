@@ -152,6 +152,10 @@ pub enum ValueError {
     WallJumpReach(f64),
 }
 
+/// Largest tuning file Ledge reads: 64 KiB (`assets/tuning.toml`, every key with its comment,
+/// is under 8 KB).
+pub const MAX_TUNING_BYTES: u64 = 64 << 10;
+
 impl Tuning {
     /// The key names, as in the TOML file and the lab's `tuning KEY VALUE`.
     pub const KEYS: [&'static str; 20] = [
@@ -177,13 +181,13 @@ impl Tuning {
         "wall_jump_reach",
     ];
 
-    /// Load and validate a tuning file. Keys left out keep their defaults.
+    /// Load and validate a tuning file (at most [`MAX_TUNING_BYTES`]). Keys left out keep their defaults.
     ///
     /// # Errors
     /// [`TuningError`] naming the file: unreadable, not TOML, unknown key, out of range.
     pub fn load(path: &Path) -> Result<Tuning, TuningError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = crate::read_limit::read_text_at_most(path, MAX_TUNING_BYTES)
             .map_err(|e| TuningError::Read { path: name.clone(), msg: e.to_string() })?;
         let t: Tuning = toml::from_str(&text).map_err(|e| TuningError::Parse {
             path: name.clone(),

@@ -11,7 +11,7 @@ use std::path::Path;
 /// Options for a script called `name` in messages, whose relative `level` paths are tried
 /// from `dir` first; `summary_only` leaves frames and ticks out of the report.
 pub fn options(name: &str, dir: &Path, summary_only: bool) -> LabOptions {
-    LabOptions { script_name: name.to_owned(), script_dir: dir.to_path_buf(), summary_only }
+    LabOptions { script_name: name.to_owned(), script_dir: dir.to_path_buf(), summary_only, force: false }
 }
 
 /// Runs `text`; fails the test with the lab's error and the script when it does not run.

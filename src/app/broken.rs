@@ -18,7 +18,10 @@ pub fn broken_level(e: &LevelError) -> (PathBuf, BrokenFile) {
     let (map, msg) = match e {
         LevelError::Load { path, msg } | LevelError::Invalid { path, msg } => (path.clone(), msg.clone()),
         LevelError::Ascii { line, msg } => {
-            return (PathBuf::new(), BrokenFile { file: "inline map".into(), line: Some(*line as u32), message: msg.clone() });
+            return (
+                PathBuf::new(),
+                BrokenFile { file: "inline map".into(), line: Some(*line as u32), message: msg.clone() },
+            );
         }
     };
     // `line N: rest`: the map's own line.
@@ -77,7 +80,10 @@ mod tests {
 
     #[test]
     fn a_broken_map_names_itself_and_its_line() {
-        let e = LevelError::Load { path: "/tmp/x/level3.tmx".into(), msg: "line 14: not well-formed XML: bad".into() };
+        let e = LevelError::Load {
+            path: "/tmp/x/level3.tmx".into(),
+            msg: "line 14: not well-formed XML: bad".into(),
+        };
         let (file, b) = broken_level(&e);
         assert_eq!(file, Path::new("/tmp/x/level3.tmx"));
         assert_eq!(b.text(), "level3.tmx:14: not well-formed XML: bad");
@@ -90,7 +96,10 @@ mod tests {
         let (file, b) = broken_level(&e);
         assert_eq!(file, Path::new("/tmp/x/../tilesets/ledge.tsx"));
         assert_eq!(b.text(), "ledge.tsx:5: not well-formed XML: bad");
-        let e = LevelError::Invalid { path: "/tmp/x/level3.tmx".into(), msg: "no spawn object in layer 'objects'".into() };
+        let e = LevelError::Invalid {
+            path: "/tmp/x/level3.tmx".into(),
+            msg: "no spawn object in layer 'objects'".into(),
+        };
         assert_eq!(broken_level(&e).1.text(), "level3.tmx: no spawn object in layer 'objects'");
     }
 

@@ -162,7 +162,7 @@ mod tests {
         let broken = [BrokenFile { file: "level3.tmx".into(), line: Some(9), message: "bad".into() }];
         let settings = crate::save::Settings::default();
         let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
-        let shows = |mode, page| {
+        let shows = |mode, page: Option<Page>| {
             let menu = page.map(Menu::new);
             let mut f = frame(mode, None);
             f.broken = &broken;

@@ -138,7 +138,7 @@ impl App {
     fn apply_change(&mut self, change: Change) {
         let tick = self.game.world().tick;
         match change {
-            Change::Level { map, level } => {
+            Change::Level { map, level, since } => {
                 let playing = self.game.level().origin.as_ref().and_then(Origin::map);
                 if playing != Some(map.as_path()) {
                     return; // another level started meanwhile
@@ -148,19 +148,25 @@ impl App {
                 self.changed_under_the_run(false, tick);
                 self.reload.fixed(Which::Level);
                 log::info!(
-                    "reloaded {} at tick {tick}: player {}, {} entities kept, {} fresh",
+                    "reloaded {} at tick {tick}, {} ms after the file changed: player {}, {} entities \
+                     kept, {} fresh",
                     map.display(),
+                    since.elapsed().as_millis(),
                     if carried.player_kept { "kept" } else { "moved to the nearest respawn place" },
                     carried.entities_kept,
                     carried.entities_fresh
                 );
                 self.reload.say(format!("reloaded {}", name(&map)));
             }
-            Change::Tuning(tuning) => {
+            Change::Tuning(tuning, since) => {
                 self.game.set_tuning(*tuning);
                 self.changed_under_the_run(true, tick);
                 self.reload.fixed(Which::Tuning);
-                log::info!("reloaded {} at tick {tick}", self.reload.tuning_path.display());
+                let ms = since.elapsed().as_millis();
+                log::info!(
+                    "reloaded {} at tick {tick}, {ms} ms after the file changed",
+                    self.reload.tuning_path.display()
+                );
                 let text = format!("reloaded {}", name(&self.reload.tuning_path));
                 self.reload.say(text);
             }

@@ -64,9 +64,11 @@ pub enum Change {
         map: PathBuf,
         /// The level as it loaded.
         level: Box<Level>,
+        /// When the first file event of the change happened (for the log: save to swap).
+        since: Instant,
     },
-    /// The tuning file loaded again with new values.
-    Tuning(Box<Tuning>),
+    /// The tuning file loaded again with new values, and when its first file event happened.
+    Tuning(Box<Tuning>, Instant),
     /// A good load of the same content as the one playing (a save with no change, or one
     /// undoing a broken save).
     Same(Which),
@@ -159,14 +161,17 @@ struct Followed {
     due: Option<Instant>,
     /// Tries fail from this instant on (reset by each change).
     failing_since: Option<Instant>,
+    /// When the first file event of the change being loaded happened.
+    first_event: Option<Instant>,
 }
 
 impl Followed {
-    /// A change to this set was seen at `now`: load at once, and a failure is retried for
-    /// [`RETRY_FOR`] from here.
-    fn changed(&mut self, now: Instant) {
+    /// A change to this set, whose file event happened at `at`, was seen at `now`: load at
+    /// once, and a failure is retried for [`RETRY_FOR`] from here.
+    fn changed(&mut self, at: Instant, now: Instant) {
         self.due = Some(now);
         self.failing_since = None;
+        self.first_event = Some(self.first_event.map_or(at, |t| t.min(at)));
     }
 
     /// A load failed at `now`: true when it is to be tried again, false when it now counts as
@@ -177,20 +182,23 @@ impl Followed {
             self.due = Some(now + RETRY_EVERY);
             true
         } else {
-            (self.due, self.failing_since, self.broken) = (None, None, true);
+            (self.due, self.failing_since, self.broken, self.first_event) = (None, None, true, None);
             false
         }
     }
 
-    /// A load succeeded.
-    fn loaded(&mut self) {
+    /// A load succeeded: returns when the first file event of its change happened (`now` if
+    /// none was seen).
+    fn loaded(&mut self, now: Instant) -> Instant {
         (self.due, self.failing_since, self.broken) = (None, None, false);
+        self.first_event.take().unwrap_or(now)
     }
 }
 
 /// The thread's state.
 struct Worker {
-    debouncer: notify_debouncer_full::Debouncer<notify::RecommendedWatcher, notify_debouncer_full::RecommendedCache>,
+    debouncer:
+        notify_debouncer_full::Debouncer<notify::RecommendedWatcher, notify_debouncer_full::RecommendedCache>,
     /// The folders watched now, canonical.
     folders: BTreeSet<PathBuf>,
     level: Followed,
@@ -228,7 +236,7 @@ impl Worker {
                     let now = Instant::now();
                     for e in events.iter().filter(|e| counts(&e.kind) || e.need_rescan()) {
                         for p in &e.paths {
-                            self.seen(p, e.need_rescan(), now);
+                            self.seen(p, e.need_rescan(), e.time.min(now), now);
                         }
                     }
                 }
@@ -298,16 +306,16 @@ impl Worker {
     }
 
     /// A file event for `path` (`rescan`: the watcher lost events, everything may have
-    /// changed) at `now`.
-    fn seen(&mut self, path: &Path, rescan: bool, now: Instant) {
+    /// changed) that happened at `at`, seen at `now`.
+    fn seen(&mut self, path: &Path, rescan: bool, at: Instant, now: Instant) {
         let k = key(path);
         let level = &mut self.level;
         let in_folder = k.parent().is_some_and(|d| self.folders.contains(d));
         if rescan || level.files.contains(&k) || (level.broken && in_folder && is_tiled_file(&k)) {
-            level.changed(now);
+            level.changed(at, now);
         }
         if !self.tuning.files.is_empty() && (rescan || self.tuning.files.contains(&k)) {
-            self.tuning.changed(now);
+            self.tuning.changed(at, now);
         }
     }
 
@@ -315,7 +323,7 @@ impl Worker {
         let map = self.level.main.clone();
         match load_tmx(&map) {
             Ok(level) => {
-                self.level.loaded();
+                let since = self.level.loaded(now);
                 let origin = level.origin.clone();
                 let same = origin.as_ref().map(|o| o.sha256) == self.level.hash;
                 if let Some(o) = origin {
@@ -323,7 +331,11 @@ impl Worker {
                     self.level.hash = Some(o.sha256);
                     self.rewatch();
                 }
-                let change = if same { Change::Same(Which::Level) } else { Change::Level { map, level: Box::new(level) } };
+                let change = if same {
+                    Change::Same(Which::Level)
+                } else {
+                    Change::Level { map, level: Box::new(level), since }
+                };
                 let _ = self.out.send(change);
             }
             Err(e) if self.level.failed(now) => log::debug!("hot reload: {e} (trying again)"),
@@ -340,12 +352,12 @@ impl Worker {
     fn load_tuning(&mut self, now: Instant) {
         match Tuning::load(&self.tuning.main) {
             Ok(t) => {
-                self.tuning.loaded();
+                let since = self.tuning.loaded(now);
                 let change = if self.tuning_now.as_ref() == Some(&t) {
                     Change::Same(Which::Tuning)
                 } else {
                     self.tuning_now = Some(t.clone());
-                    Change::Tuning(Box::new(t))
+                    Change::Tuning(Box::new(t), since)
                 };
                 let _ = self.out.send(change);
             }
@@ -422,7 +434,8 @@ mod tests {
         assert_eq!(level.origin.as_ref().map(|o| o.files.len()), Some(2), "map and tileset");
         let tuning_path = dir.join("tuning.toml");
         let tuning = Tuning::load(&tuning_path).unwrap();
-        let target = Target { origin: level.origin.clone().unwrap(), tuning: Some((tuning_path.clone(), tuning)) };
+        let target =
+            Target { origin: level.origin.clone().unwrap(), tuning: Some((tuning_path.clone(), tuning)) };
         let w = Watcher::start(target).expect("the watcher starts");
         let floor = 10 * level.width;
 
@@ -432,14 +445,17 @@ mod tests {
         assert_eq!(one.kinds[8 * one.width], TileKind::Solid);
 
         // The tileset edited in place: the map that uses it reloads.
-        std::fs::write(dir.join("tilesets/ledge.tsx"), tileset_text.replacen("value=\"solid\"", "value=\"hazard\"", 1))
-            .unwrap();
+        std::fs::write(
+            dir.join("tilesets/ledge.tsx"),
+            tileset_text.replacen("value=\"solid\"", "value=\"hazard\"", 1),
+        )
+        .unwrap();
         let Change::Level { level: two, .. } = next(&w) else { panic!("not a level") };
         assert_eq!((level.kinds[floor], two.kinds[floor]), (TileKind::Solid, TileKind::Hazard));
 
         // A broken map: reported once it stayed broken, with its line; fixed, it loads.
-        let line = map_text.lines().position(|l| l.contains("<layer ")).unwrap() + 1;
-        save_renamed(&map, &map_text.replacen("<layer ", "<layer < ", 1));
+        let line = map_text.lines().position(|l| l.contains("</layer>")).unwrap() + 1;
+        save_renamed(&map, &map_text.replacen("</layer>", "</layr>", 1));
         let Change::Broken(Which::Level, b) = next(&w) else { panic!("not a broken level") };
         assert_eq!((b.file.as_str(), b.line), ("copy.tmx", Some(line as u32)), "{b:?}");
         std::fs::write(&map, &map_text).unwrap();
@@ -447,7 +463,7 @@ mod tests {
 
         // The tuning file: new values apply; a broken one is reported with its line.
         std::fs::write(&tuning_path, "gravity = 1500\n").unwrap();
-        let Change::Tuning(t) = next(&w) else { panic!("not a tuning") };
+        let Change::Tuning(t, _) = next(&w) else { panic!("not a tuning") };
         assert_eq!(t.gravity, 1500.0);
         save_renamed(&tuning_path, "gravity = 1500\njump_speed = =\n");
         let Change::Broken(Which::Tuning, b) = next(&w) else { panic!("not a broken tuning") };
@@ -460,18 +476,22 @@ mod tests {
     fn a_failing_load_is_retried_for_500_ms_after_the_last_change_then_counts_as_broken() {
         let t0 = Instant::now();
         let mut f = Followed::default();
-        f.changed(t0);
+        f.changed(t0, t0);
         assert_eq!(f.due, Some(t0));
         assert!(f.failed(t0));
         assert_eq!(f.due, Some(t0 + RETRY_EVERY));
         assert!(f.failed(t0 + Duration::from_millis(450)));
         // A new change starts the 500 ms again.
-        f.changed(t0 + Duration::from_millis(480));
+        f.changed(t0 + Duration::from_millis(470), t0 + Duration::from_millis(480));
         assert!(f.failed(t0 + Duration::from_millis(900)));
         assert!(f.failed(t0 + Duration::from_millis(1350)));
         assert!(!f.failed(t0 + Duration::from_millis(1400)), "500 ms of failures since the change");
         assert!(f.broken && f.due.is_none());
-        f.loaded();
+        let later = t0 + Duration::from_secs(2);
+        assert_eq!(f.loaded(later), later, "the broken change's events were forgotten");
+        f.changed(t0 + Duration::from_millis(1), later);
+        f.changed(t0 + Duration::from_millis(2), later);
+        assert_eq!(f.loaded(later), t0 + Duration::from_millis(1), "the first event of the change");
         assert!(!f.broken && f.failing_since.is_none());
     }
 
@@ -490,7 +510,10 @@ mod tests {
     fn a_files_key_is_its_canonical_folder_and_its_name() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let via_levels = root.join("assets/levels/../tilesets/ledge.tsx");
-        assert_eq!(key(&via_levels), std::fs::canonicalize(root.join("assets/tilesets")).unwrap().join("ledge.tsx"));
+        assert_eq!(
+            key(&via_levels),
+            std::fs::canonicalize(root.join("assets/tilesets")).unwrap().join("ledge.tsx")
+        );
         let missing = Path::new("/no/such/folder/x.tmx");
         assert_eq!(key(missing), missing);
         assert!(is_tiled_file(Path::new("a/b.tsx")) && !is_tiled_file(Path::new("a/b.tmx.swp")));

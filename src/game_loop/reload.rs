@@ -28,11 +28,11 @@
 use super::Loop;
 use super::look;
 use crate::cosmetic::Cosmetic;
+use crate::level::EntityKind;
 use crate::level::{EntitySpec, Level};
 use crate::present::spin::goal_angle;
 use crate::sim::collision::round_px;
 use crate::sim::entities::{self, Entity, solids};
-use crate::level::EntityKind;
 use crate::sim::{EntityState, HITBOX, Player, Tuning, World};
 use glam::DVec2;
 
@@ -99,10 +99,9 @@ fn carry_over(old: &Level, old_world: &World, new: &Level, tick_hz: u32) -> (Wor
             None => carried.entities_fresh += 1,
         }
     }
-    // Checkpoints by index: reached ones stay reached where the new level has them.
-    for (r, was) in w.reached.iter_mut().zip(&old_world.reached) {
-        *r = *was;
-    }
+    // Checkpoints by index: reached ones stay reached where the new level has them (`reached`
+    // grows as they are touched: it may be shorter than the list).
+    w.reached = old_world.reached.iter().copied().take(new.checkpoints.len()).collect();
     let checkpoint = old_world.checkpoint.filter(|&c| c < new.checkpoints.len());
     w.checkpoint = checkpoint;
     w.respawn_point = checkpoint.map_or(new.spawn, |c| new.checkpoints[c].respawn);
@@ -114,6 +113,9 @@ fn carry_over(old: &Level, old_world: &World, new: &Level, tick_hz: u32) -> (Wor
         w.player = Player { pos: at, facing_left: old_world.player.facing_left, ..Player::default() };
         if let Some(c) = c {
             w.checkpoint = Some(c);
+            if w.reached.len() <= c {
+                w.reached.resize(c + 1, false);
+            }
             w.reached[c] = true;
             w.respawn_point = at;
         }
@@ -246,14 +248,18 @@ mod tests {
         let (tx, ty) = ((p.x / 16.0) as usize, (p.y / 16.0) as usize);
         new.kinds[ty * new.width + tx] = TileKind::Solid;
         let far = Checkpoint { area: Rect::new(140.0, 48.0, 16.0, 16.0), respawn: DVec2::new(142.0, 42.0) };
-        let near = Checkpoint { area: Rect::new(p.x, 48.0, 16.0, 16.0), respawn: DVec2::new(p.x + 20.0, 42.0) };
+        let near =
+            Checkpoint { area: Rect::new(p.x, 48.0, 16.0, 16.0), respawn: DVec2::new(p.x + 20.0, 42.0) };
         new.checkpoints = vec![far, near];
         let respawns = lp.world().respawns;
         let c = lp.reload_level(new);
         assert!(!c.player_kept);
         let w = lp.world();
         assert_eq!((w.player.pos, w.player.vel), (near.respawn, DVec2::ZERO));
-        assert_eq!((w.checkpoint, w.reached.clone(), w.respawn_point), (Some(1), vec![false, true], near.respawn));
+        assert_eq!(
+            (w.checkpoint, w.reached.clone(), w.respawn_point),
+            (Some(1), vec![false, true], near.respawn)
+        );
         assert_eq!((w.respawns, w.deaths), (respawns, 0), "a reload is no death");
         assert_eq!(lp.drawn(), near.respawn, "drawn where it is at once");
     }
@@ -291,12 +297,15 @@ mod tests {
         // Another kind under a known id starts fresh.
         let mut other = new.clone();
         other.entities[1] = EntitySpec::Spring { pos: DVec2::new(120.0, 72.0), speed: 370.0 };
-        assert_eq!(lp.reload_level(other).entities_fresh, 2);
+        let c = lp.reload_level(other);
+        assert_eq!((c.entities_kept, c.entities_fresh), (2, 1));
+        assert_eq!(lp.world().entities[1].clock, 0);
     }
 
     #[test]
     fn a_new_tuning_applies_from_the_next_tick() {
-        let mut lp = running(level(&ROWS), 10);
+        let wide = [".".repeat(80), ".".repeat(80), format!("P{}", ".".repeat(79)), "#".repeat(80)];
+        let mut lp = running(level(&wide.each_ref().map(String::as_str)), 10);
         let mut fast = Tuning::default();
         fast.run_speed *= 2.0;
         lp.set_tuning(fast.clone());

@@ -204,14 +204,29 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let level = root.join("assets/levels/level1.tmx");
         let config = StepperConfig::default();
-        let mut rec = Recorder::new(Path::new("/tmp/unused.lab"), &level, &Tuning::default(), &config, GameSpeed::FULL);
+        let mut rec = Recorder::new(
+            Path::new("/tmp/unused.lab"),
+            &level,
+            None,
+            &Tuning::default(),
+            &config,
+            GameSpeed::FULL,
+        );
         rec.frame(16_666_667);
         rec.changed(false, 1);
         rec.frame(33_333_334);
         let text = rec.text().to_string();
         let line = text.lines().position(|l| l == "level-changed 1").expect("the directive") + 1;
-        let opts = LabOptions { script_name: "rec.lab".into(), script_dir: root.into(), summary_only: true };
+        let opts = LabOptions {
+            script_name: "rec.lab".into(),
+            script_dir: root.into(),
+            summary_only: true,
+            force: false,
+        };
         let e = run_script(&text, &opts).unwrap_err();
-        assert_eq!(e.to_string(), format!("rec.lab:{line}: the level changed during this recording at tick 1"));
+        assert_eq!(
+            e.to_string(),
+            format!("rec.lab:{line}: the level changed during this recording at tick 1")
+        );
     }
 }

@@ -435,17 +435,8 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 script.steps.push((Step::Teleport(x, y), n));
             }
-            "level-changed" | "tuning-changed" => {
-                // Written by `ledge --record` where hot reload swapped the level or the tuning
-                // (`ScriptWriter::changed`): what follows was played on files this script
-                // does not hold, so it is refused rather than replayed wrongly.
-                let tick = toks.next().and_then(|t| t.parse::<u64>().ok());
-                let Some(tick) = tick.filter(|_| toks.next().is_none()) else {
-                    return err(n, format!("{head}: expected one tick number ('{head} TICK')"));
-                };
-                let what = if head == "level-changed" { "level" } else { "tuning" };
-                return err(n, format!("the {what} changed during this recording at tick {tick}"));
-            }
+            // Where hot reload swapped a file in a recording: refused ([`super::changed`]).
+            "level-changed" | "tuning-changed" => return err(n, super::changed::refusal(head, toks)),
             "tick-cost" => {
                 let ns = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;
@@ -556,16 +547,6 @@ mod tests {
         assert_eq!(s.steps[0].0, Step::Frame { ns: late, count: 2 });
         let press = InputEvent::Press(Source::Keyboard, Action::Jump);
         assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1) });
-    }
-
-    #[test]
-    fn a_recording_across_a_reload_is_refused_on_its_line() {
-        let e = parse("frame 16 x3\nlevel-changed 3\nframe 16\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: the level changed during this recording at tick 3");
-        let e = parse("frame 16\ntuning-changed 1\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: the tuning changed during this recording at tick 1");
-        assert_eq!(parse("level-changed soon\n").unwrap_err().line, 1);
-        assert_eq!(parse("level-changed 1 2\n").unwrap_err().line, 1);
     }
 
     #[test]

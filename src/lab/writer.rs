@@ -87,8 +87,7 @@ impl ScriptWriter {
     /// reload). [`super::script::parse`] refuses a script holding either: the replay would run
     /// the whole session on the first level and tuning, and end somewhere else.
     pub fn changed(&mut self, tuning: bool, tick: u64) {
-        let what = if tuning { "tuning" } else { "level" };
-        self.line(&format!("{what}-changed {tick}"));
+        self.line(&super::changed::line(tuning, tick));
     }
 
     /// One frame of `ns` nanoseconds (merged with the equal frames before it).
@@ -232,6 +231,9 @@ mod tests {
         w.changed(true, 3);
         let text = w.finish();
         assert_eq!(text, "frame 0.000005 x2\nlevel-changed 2\nframe 0.000005\ntuning-changed 3\n");
-        assert_eq!(parse(&text).unwrap_err().to_string(), "line 2: the level changed during this recording at tick 2");
+        assert_eq!(
+            parse(&text).unwrap_err().to_string(),
+            "line 2: the level changed during this recording at tick 2"
+        );
     }
 }

@@ -348,7 +348,8 @@ fn with_no_watch_a_save_changes_nothing() {
     let mut run = Run::start(&scratch, &map, &["--no-watch"], "no-watch");
     let before = run.keep("standing");
     save_renamed(&map, &with_tile(&good, 20, 3, 9));
-    // Four times the time the watched game took at most (README "Editing levels").
+    // 2 s: over three times the longest a watched game took to show a save (README "Editing a
+    // level while it is played").
     thread::sleep(Duration::from_millis(2000));
     let after = run.keep("two-seconds-after-the-save");
     let changed = differing(&crop(&before, cell(20, 3)), &crop(&after, cell(20, 3)), &[]);

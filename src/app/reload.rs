@@ -116,6 +116,11 @@ impl App {
                 origin: origin.clone(),
                 tuning: Some((self.reload.tuning_path.clone(), self.game.tuning().clone())),
             };
+            let old_map = self.reload.followed.as_ref().and_then(Origin::map);
+            if old_map != origin.map() {
+                // Another level: the last one's broken file is no longer played.
+                self.reload.fixed(Which::Level);
+            }
             self.reload.followed = Some(origin.clone());
             match &self.reload.watcher {
                 Some(w) => w.follow(target),

@@ -19,8 +19,8 @@ use crate::ui::BrokenFile;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// How long the HUD says "reloaded NAME": 2 s of wall time (long enough to read two words, short
-/// enough to be gone before the next save).
+/// How long the HUD says "reloaded NAME": 2 s of wall time, a choice (long enough to read two
+/// words, short enough to be gone before the next save).
 pub const NOTICE_FOR: Duration = Duration::from_secs(2);
 
 /// The app's hot-reload state.

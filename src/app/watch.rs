@@ -43,7 +43,8 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// broken: 500 ms (the issue's).
 pub const RETRY_FOR: Duration = Duration::from_millis(500);
 
-/// The pause between two tries of a load that failed: 50 ms (ten tries in [`RETRY_FOR`]).
+/// The pause between two tries of a load that failed: 50 ms, a choice (ten tries in
+/// [`RETRY_FOR`], each a whole load on this thread).
 pub const RETRY_EVERY: Duration = Duration::from_millis(50);
 
 /// Which watched file a [`Change`] is about.

@@ -10,8 +10,8 @@ use super::layout::{Layer, Rect, Screen, rect_quad};
 use super::style::colors;
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
 
-/// The banner's panel, sRGB: a dark red, drawn opaque (the windowed test finds the banner by
-/// this colour).
+/// The banner's panel, sRGB: a dark red (a choice: the text colours read on it), drawn opaque
+/// (the windowed test finds the banner by this colour).
 pub const BANNER_PANEL: [u8; 3] = [112, 22, 26];
 
 /// The banner's second line.

@@ -78,6 +78,7 @@ impl App {
         if let Some(p) = &mut self.pacer {
             p.wait();
         }
+        self.audio.watch(Instant::now());
         let playing = self.session.mode == Mode::Playing;
         if playing {
             let now = self.now_ns();

@@ -80,6 +80,7 @@ impl App {
         if let Some(p) = &mut self.pacer {
             p.wait();
         }
+        self.audio.watch(Instant::now());
         // Before the frame's ticks: a swap lands between two ticks.
         self.hot_reload();
         let playing = self.session.mode == Mode::Playing;

@@ -9,9 +9,11 @@
 //! 1. `--fps-cap`: spin until the next deadline ([`Pacer`]); between frames the event loop
 //!    itself waits (`ControlFlow::WaitUntil`, woken 1.5 ms early), so input that arrives
 //!    meanwhile is handled and stamped on arrival rather than at the next frame;
-//! 2. a level on: what hot reload found is swapped in (`reload.rs`, `watch.rs`); playing only:
-//!    game clock → [`Loop::frame`] (latch, ticks, interpolation, camera), the frame's stats →
-//!    the F3 [`Telemetry`] ring;
+//! 2. the sound device looked at ([`Audio::watch`]: a lost one is one warning line, opened
+//!    again off the event loop at most once a second); a level on: what hot reload found is
+//!    swapped in (`reload.rs`, `watch.rs`); playing only: game clock → [`Loop::frame`] (latch,
+//!    ticks, interpolation, camera), the frame's tick cues played, the frame's stats → the F3
+//!    [`Telemetry`] ring;
 //! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
 //!    the last one, show the end screen;
 //! 4. acquire → [`crate::render::Renderer::encode`] draws [`Loop::view`] and the HUD, F3 overlay, pause or

@@ -65,7 +65,7 @@ fn files_with(map_text: &str) -> (MemoryFiles, PathBuf) {
 #[test]
 fn every_shipped_map_and_tileset_passes_and_the_bad_fixtures_are_told_apart() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let refused = ["short_data.tmx", "infinite.tmx", "not_xml.tmx"];
+    let refused = ["short_data.tmx", "infinite.tmx", "not_xml.tmx", "bomb_zlib.tmx"];
     let mut n = 0;
     for dir in ["assets/levels", "assets/tilesets", "tests/fixtures/levels"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {

@@ -168,6 +168,11 @@ impl Walk {
         if self.stack.len() >= MAX_DEPTH {
             return Err(format!("elements nested more than {MAX_DEPTH} deep"));
         }
+        // quick-xml reads attributes lazily: a malformed one is found here, with its line,
+        // rather than by `tiled` with a byte position.
+        for a in e.attributes() {
+            a.map_err(|e| format!("not well-formed XML: {e}"))?;
+        }
         match e.name().as_ref() {
             b"map" => {
                 if attr(e, "infinite").as_deref() == Some("1") {

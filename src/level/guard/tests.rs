@@ -188,6 +188,8 @@ fn sizes_counts_and_nesting_over_the_limits_are_refused() {
 fn xml_that_is_not_well_formed_is_refused_with_its_line() {
     let e = check(b"<map>\n <layer>\n</map>").unwrap_err();
     assert!(e.starts_with("line 3: not well-formed XML"), "{e}");
+    let e = check(b"<map>\n <objectgroup <broken id=\"2\">\n</objectgroup></map>").unwrap_err();
+    assert!(e.starts_with("line 2: not well-formed XML"), "{e}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod input;
 pub mod lab;
 pub mod level;
 pub mod present;
+pub mod printable;
 pub mod read_limit;
 #[cfg(feature = "game")]
 pub mod render;

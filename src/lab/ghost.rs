@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum GhostError {
     /// The file cannot be read (missing, a folder, not UTF-8, ...).
-    #[error("ghost {}: {error}", path.display())]
+    #[error("ghost {}: {error}", crate::printable::escape(&path.display().to_string()))]
     Read {
         /// The ghost file.
         path: PathBuf,
@@ -29,7 +29,7 @@ pub enum GhostError {
     #[error("ghost {0}")]
     Script(LabError),
     /// The ghost runs at another tick rate than the live run, so tick n means another time.
-    #[error("ghost {}: it ticks at {ghost} Hz, this run at {ours} Hz", path.display())]
+    #[error("ghost {}: it ticks at {ghost} Hz, this run at {ours} Hz", crate::printable::escape(&path.display().to_string()))]
     TickHz {
         /// The ghost file.
         path: PathBuf,

@@ -33,9 +33,10 @@ pub struct LabOptions {
     pub force: bool,
 }
 
-/// A lab failure: one line naming the script, the line (when there is one) and the problem.
+/// A lab failure: one line naming the script, the line (when there is one) and the problem
+/// (what it quotes from the script, a path or a word, escaped: [`crate::printable::escape`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{script}:{line}: {msg}")]
+#[error("{}:{line}: {}", crate::printable::escape(script), crate::printable::escape(msg))]
 pub struct LabError {
     /// Script name.
     pub script: String,

@@ -85,11 +85,11 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
         match event {
             Event::Start(e) => {
                 walk.open(&e, line()).map_err(|m| format!("line {}: {m}", line()))?;
-                walk.stack.push(e.name().as_ref().to_vec());
+                walk.stack.push(e.local_name().as_ref().to_vec());
             }
             Event::Empty(e) => {
                 walk.open(&e, line()).map_err(|m| format!("line {}: {m}", line()))?;
-                walk.stack.push(e.name().as_ref().to_vec());
+                walk.stack.push(e.local_name().as_ref().to_vec());
                 walk.close().map_err(|(l, m)| format!("line {l}: {m}"))?;
             }
             Event::End(_) => walk.close().map_err(|(l, m)| format!("line {l}: {m}"))?,
@@ -118,14 +118,17 @@ fn line_at(bytes: &[u8], pos: usize) -> usize {
 /// The walk's state between events.
 #[derive(Default)]
 struct Walk {
-    /// Names of the open elements, outermost first.
+    /// Local names (what `tiled` matches: `x:layer` is a `layer`) of the open elements,
+    /// outermost first.
     stack: Vec<Vec<u8>>,
     /// Property counts of the open `<properties>` elements.
     properties: Vec<usize>,
     objects: usize,
     total_cells: u64,
-    /// The open `<layer>`'s name and size (width, height), when it gave one.
-    layer: Option<(String, (u64, u64))>,
+    /// The open `<layer>`s, outermost first: each one's name and size (width, height), when it
+    /// gave one. A stack, so that a `<layer>` inside a `<layer>` (which `tiled` skips) does not
+    /// make the guard forget the size of the one `tiled` reads.
+    layers: Vec<Option<(String, (u64, u64))>>,
     /// The open `<data>` of a tile layer.
     data: Option<Data>,
     /// The open `<tileset>`'s margin, when it has no `columns` (then `tiled` computes them from
@@ -144,12 +147,14 @@ struct Data {
     layer: (String, (u64, u64)),
 }
 
-/// The attribute `key` of `e`, unescaped (`None` when absent or not decodable: `tiled` then
+/// The attribute `key` of `e`, unescaped, as `tiled` reads it: by local name (`x:width` is a
+/// `width`), the last one written winning (`None` when absent or not decodable: `tiled` then
 /// reports it).
 fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
         .flatten()
-        .find(|a| a.key.as_ref() == key.as_bytes())
+        .filter(|a| a.key.local_name().as_ref() == key.as_bytes())
+        .last()
         .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
@@ -173,7 +178,16 @@ impl Walk {
         for a in e.attributes() {
             a.map_err(|e| format!("not well-formed XML: {e}"))?;
         }
-        match e.name().as_ref() {
+        if let Some(data) = &self.data {
+            // `tiled` skips an element inside `<data>` and reads the first text after it, which
+            // this walk would not count: Tiled writes only text there (its old XML format's
+            // `<tile>` elements are refused as a format).
+            let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+            let why = format_error(data)
+                .unwrap_or_else(|| format!("<{name}> inside the data: Tiled writes only text there"));
+            return Err(format!("layer '{}': {why}", data.layer.0));
+        }
+        match e.local_name().as_ref() {
             b"map" => {
                 if attr(e, "infinite").as_deref() == Some("1") {
                     return Err("infinite maps are not supported".to_owned());
@@ -183,7 +197,7 @@ impl Walk {
                 }
             }
             b"layer" => {
-                self.layer = match (number(e, "width"), number(e, "height")) {
+                let layer = match (number(e, "width"), number(e, "height")) {
                     (Some(w), Some(h)) => {
                         check_size("layer", w, h)?;
                         self.total_cells += w * h;
@@ -196,9 +210,10 @@ impl Walk {
                     }
                     _ => None,
                 };
+                self.layers.push(layer);
             }
             b"data" if self.parent() == Some(b"layer") => {
-                self.data = self.layer.clone().map(|layer| Data {
+                self.data = self.layers.last().cloned().flatten().map(|layer| Data {
                     encoding: attr(e, "encoding"),
                     compression: attr(e, "compression"),
                     line,
@@ -259,7 +274,9 @@ impl Walk {
             b"properties" => {
                 self.properties.pop();
             }
-            b"layer" => self.layer = None,
+            b"layer" => {
+                self.layers.pop();
+            }
             b"tileset" => self.tileset_margin = None,
             b"data" => {
                 if let Some(data) = self.data.take() {
@@ -309,17 +326,24 @@ fn check_data(data: &Data) -> Result<(), String> {
             }
             return Ok(());
         }
-        (encoding, compression) => {
-            return Err(format!(
-                "data must be CSV or Base64 (Tiled: Map > Map Properties > Tile Layer \
-                 Format), got encoding {encoding:?}, compression {compression:?}"
-            ));
-        }
+        _ => return Err(format_error(data).unwrap_or_default()),
     };
     if held != cells {
         return Err(format!("data holds {held} cells, not {w}x{h} = {cells}"));
     }
     Ok(())
+}
+
+/// The error for tile layer data in a format Ledge does not read (not CSV or Base64), `None`
+/// for CSV and Base64 (whose compression [`decoded_len`] checks).
+fn format_error(data: &Data) -> Option<String> {
+    match (data.encoding.as_deref(), data.compression.as_deref()) {
+        (Some("csv"), None) | (Some("base64"), _) => None,
+        (encoding, compression) => Some(format!(
+            "data must be CSV or Base64 (Tiled: Map > Map Properties > Tile Layer \
+             Format), got encoding {encoding:?}, compression {compression:?}"
+        )),
+    }
 }
 
 /// How many bytes `raw` decompresses to, counting at most `expected + 1` (the stream is read

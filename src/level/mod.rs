@@ -176,11 +176,12 @@ impl Level {
     }
 }
 
-/// Errors loading a level. Each message names the file and the problem on one line.
+/// Errors loading a level. Each message names the file and the problem on one line (what it
+/// quotes from the file is escaped: [`crate::printable::escape`]).
 #[derive(Debug, thiserror::Error)]
 pub enum LevelError {
     /// The file could not be read or parsed by the `tiled` crate.
-    #[error("{path}: {msg}")]
+    #[error("{}: {}", crate::printable::escape(&path.display().to_string()), crate::printable::escape(msg))]
     Load {
         /// The map file.
         path: PathBuf,
@@ -188,7 +189,7 @@ pub enum LevelError {
         msg: String,
     },
     /// The map parsed but breaks one of Ledge's rules (tile size, layers, properties, objects).
-    #[error("{path}: {msg}")]
+    #[error("{}: {}", crate::printable::escape(&path.display().to_string()), crate::printable::escape(msg))]
     Invalid {
         /// The map file.
         path: PathBuf,
@@ -196,7 +197,7 @@ pub enum LevelError {
         msg: String,
     },
     /// An inline ASCII map is malformed.
-    #[error("line {line}: {msg}")]
+    #[error("line {line}: {}", crate::printable::escape(msg))]
     Ascii {
         /// 1-based line number in the script holding the map.
         line: usize,

@@ -73,12 +73,30 @@ pub fn read_versioned<T: DeserializeOwned>(
     version: i64,
     validate: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<Option<T>, Problem> {
-    let bytes = match crate::read_limit::read_file_at_most(path, MAX_SAVE_BYTES) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Problem::Unreadable(e.to_string())),
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|e| Problem::NotText(e.valid_up_to()))?;
+    match crate::read_limit::read_file_at_most(path, MAX_SAVE_BYTES) {
+        Ok(bytes) => parse_versioned(&bytes, version, validate).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Problem::Unreadable(e.to_string())),
+    }
+}
+
+/// [`read_versioned`] for a file already read: its `bytes` (at most [`MAX_SAVE_BYTES`]) as a
+/// `T` of format `version`, checked by `validate`. Pure (no file system): the fuzz targets call
+/// it directly.
+///
+/// # Errors
+/// The [`Problem`] with the bytes (more than [`MAX_SAVE_BYTES`] is
+/// [`Problem::Unreadable`], as from a file).
+pub fn parse_versioned<T: DeserializeOwned>(
+    bytes: &[u8],
+    version: i64,
+    validate: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<T, Problem> {
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        let e = crate::read_limit::too_big(Some(bytes.len() as u64), MAX_SAVE_BYTES);
+        return Err(Problem::Unreadable(e.to_string()));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| Problem::NotText(e.valid_up_to()))?;
     if text.trim().is_empty() {
         return Err(Problem::Empty);
     }
@@ -99,7 +117,7 @@ pub fn read_versioned<T: DeserializeOwned>(
         Problem::Invalid(format!("line {line}: {msg}"))
     })?;
     validate(&value).map_err(Problem::Invalid)?;
-    Ok(Some(value))
+    Ok(value)
 }
 
 /// `NAME.bad-<n>` beside `path`, for the first `n` from 1 with no such file.
@@ -167,6 +185,18 @@ mod tests {
                 "is {} bytes, over the limit of {MAX_SAVE_BYTES}",
                 MAX_SAVE_BYTES + 1
             ))
+        );
+    }
+
+    #[test]
+    fn bytes_in_memory_are_read_as_from_a_file_within_the_same_limit() {
+        let ok = parse_versioned(b"version = 2\nx = 3\n", 2, |_: &V| Ok(()));
+        assert_eq!(ok, Ok(V { version: 2, x: 3 }));
+        let big = vec![b' '; MAX_SAVE_BYTES as usize + 1];
+        let e = parse_versioned(&big, 2, |_: &V| Ok(())).unwrap_err();
+        assert_eq!(
+            e,
+            Problem::Unreadable(format!("is {} bytes, over the limit of {MAX_SAVE_BYTES}", big.len()))
         );
     }
 

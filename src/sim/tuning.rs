@@ -186,12 +186,33 @@ impl Tuning {
     /// # Errors
     /// [`TuningError`] naming the file: unreadable, not TOML, unknown key, out of range.
     pub fn load(path: &Path) -> Result<Tuning, TuningError> {
+        let bytes = crate::read_limit::read_file_at_most(path, MAX_TUNING_BYTES)
+            .map_err(|e| TuningError::Read { path: path.display().to_string(), msg: e.to_string() })?;
+        Tuning::from_bytes(&bytes, path)
+    }
+
+    /// [`Tuning::load`] for a file already read: parse and validate the bytes of the tuning
+    /// file `path` (named in the errors, never opened), at most [`MAX_TUNING_BYTES`] of them.
+    /// Keys left out keep their defaults. Pure: the fuzz targets call it directly.
+    ///
+    /// # Errors
+    /// [`TuningError`] naming `path`: over the limit, not UTF-8 text, not TOML, unknown key,
+    /// out of range.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Tuning, TuningError> {
         let name = path.display().to_string();
-        let text = crate::read_limit::read_text_at_most(path, MAX_TUNING_BYTES)
-            .map_err(|e| TuningError::Read { path: name.clone(), msg: e.to_string() })?;
-        let t: Tuning = toml::from_str(&text).map_err(|e| TuningError::Parse {
-            path: name.clone(),
-            msg: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+        let read_error = |e: std::io::Error| TuningError::Read { path: name.clone(), msg: e.to_string() };
+        if bytes.len() as u64 > MAX_TUNING_BYTES {
+            return Err(read_error(crate::read_limit::too_big(Some(bytes.len() as u64), MAX_TUNING_BYTES)));
+        }
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| TuningError::Read { path: name.clone(), msg: format!("is not UTF-8 text ({e})") })?;
+        // The parser's message and the line it points at, not its `Display` (which quotes the
+        // whole source line: 20 KB of one line for a deeply nested array, found by fuzzing).
+        let t: Tuning = toml::from_str(text).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start.min(text.len()));
+            let line = 1 + text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+            let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+            TuningError::Parse { path: name.clone(), msg: format!("line {line}: {msg}") }
         })?;
         t.validate().map_err(|reason| TuningError::Range { path: name, reason })?;
         Ok(t)
@@ -309,6 +330,20 @@ mod tests {
     }
 
     #[test]
+    fn bytes_in_memory_are_checked_as_a_file_is() {
+        let name = Path::new("mem/tuning.toml");
+        assert_eq!(Tuning::from_bytes(b"gravity = 2000\n", name).unwrap().gravity, 2000.0);
+        let e = Tuning::from_bytes(b"gravity = 1\n\xff", name).unwrap_err().to_string();
+        assert!(e.starts_with("mem/tuning.toml: is not UTF-8 text"), "{e}");
+        let big = vec![b'#'; MAX_TUNING_BYTES as usize + 1];
+        let e = Tuning::from_bytes(&big, name).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("mem/tuning.toml: is {} bytes, over the limit of {MAX_TUNING_BYTES}", big.len())
+        );
+    }
+
+    #[test]
     fn bad_toml_names_the_file_on_one_line() {
         let dir = std::env::temp_dir().join(format!("ledge-tuning-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -318,6 +353,11 @@ mod tests {
         assert!(e.starts_with(&p.display().to_string()) && !e.contains('\n'), "{e}");
         std::fs::write(&p, "wobble = 3\n").unwrap();
         assert!(Tuning::load(&p).is_err());
+        // The parser's message and its line, not the source line it quotes (fuzz regression
+        // tests/fuzz-regressions/tuning/seed-deep-nesting.toml).
+        std::fs::write(&p, format!("# deep\ngravity = {}\n", "[".repeat(20_000))).unwrap();
+        let e = Tuning::load(&p).unwrap_err().to_string();
+        assert_eq!(e, format!("{}: line 2: cannot recurse further; max recursion depth met", p.display()));
         std::fs::write(&p, "gravity = -1\n").unwrap();
         assert!(Tuning::load(&p).unwrap_err().to_string().contains("gravity"));
     }

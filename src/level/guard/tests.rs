@@ -134,6 +134,32 @@ fn broken_streams_and_unknown_encodings_are_refused() {
     assert!(e.contains("must be CSV or Base64"), "{e}");
 }
 
+/// Found by fuzzing (tests/fuzz-regressions/tmx/nested-layer-in-data.tmx): `tiled` reads
+/// elements and attributes by their local names, the last attribute of a name winning, and
+/// skips elements it does not know, inside a layer and inside its data; the guard must count
+/// the cells `tiled` will index, whatever wraps them.
+#[test]
+fn the_cells_tiled_reads_are_counted_whatever_wraps_them() {
+    let nested = map(5, r#"encoding="csv""#, &format!("<layer><data>{}</data></layer>{}", csv(10), csv(1)));
+    let e = check(nested.as_bytes()).unwrap_err();
+    assert_eq!(e, "line 5: layer 'tiles': <layer> inside the data: Tiled writes only text there");
+    let inner_layer =
+        map(5, r#"encoding="csv""#, &csv(9)).replace("  <data ", r#"  <layer name="x"/><data "#);
+    let e = check(inner_layer.as_bytes()).unwrap_err();
+    assert_eq!(e, "line 5: layer 'tiles': data holds 9 cells, not 5x2 = 10");
+    let prefixed = map(5, r#"encoding="csv""#, &csv(9))
+        .replace(r#"<layer id="1" name="tiles" width="5""#, r#"<t:layer id="1" name="tiles" t:width="5""#)
+        .replace("</layer>", "</t:layer>");
+    let e = check(prefixed.as_bytes()).unwrap_err();
+    assert_eq!(e, "line 5: layer 'tiles': data holds 9 cells, not 5x2 = 10");
+    let last_wins = map(5, r#"encoding="csv""#, &csv(10))
+        .replace(r#"width="5" height="2">"#, r#"width="5" height="2" x:width="9">"#);
+    let e = check(last_wins.as_bytes()).unwrap_err();
+    assert_eq!(e, "line 5: layer 'tiles': data holds 10 cells, not 9x2 = 18");
+    let xml_format = map(5, "", r#"<tile gid="1"/>"#);
+    assert!(check(xml_format.as_bytes()).unwrap_err().contains("must be CSV or Base64"));
+}
+
 #[test]
 fn sizes_counts_and_nesting_over_the_limits_are_refused() {
     let big = map(5, r#"encoding="csv""#, "0")

@@ -9,10 +9,14 @@
 //! A tick with `rewind` held restores the previous kept state instead of stepping, and the
 //! game speed scales wall time in the stepper (`game_loop/time_tools.rs`; LAB.md "Time
 //! tools"); the latch counts ticks of either kind, so events keep their tick whichever way
-//! time runs.
+//! time runs. Hot reload swaps a new version of the level in between two frames
+//! (`game_loop/reload.rs`).
 
 mod look;
+mod reload;
 mod time_tools;
+
+pub use reload::Carried;
 
 use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
 use crate::input::InputEvent;

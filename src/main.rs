@@ -71,6 +71,10 @@ struct PlayArgs {
     /// the first level, aligned by tick (G hides it).
     #[arg(long, value_name = "FILE")]
     ghost: Option<PathBuf>,
+    /// Do not watch the level's files and the tuning file for changes (hot reload is on by
+    /// default while a level is played).
+    #[arg(long)]
+    no_watch: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -181,6 +185,7 @@ fn main() -> ExitCode {
                 save,
                 game_speed,
                 ghost: cli.ghost,
+                watch: !cli.no_watch,
             };
             ledge::app::run(opts).map(|_| ())
         }

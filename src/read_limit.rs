@@ -18,6 +18,17 @@ pub fn too_big(len: Option<u64>, limit: u64) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg)
 }
 
+/// `e` without the OS's error number for the common cases ("not found", "permission
+/// denied"): the number differs between targets (ENOENT is 2 on Linux, 44 under WASI), and a
+/// refused file must read the same everywhere.
+fn in_words(e: io::Error) -> io::Error {
+    match e.kind() {
+        io::ErrorKind::NotFound => io::Error::new(e.kind(), "not found"),
+        io::ErrorKind::PermissionDenied => io::Error::new(e.kind(), "permission denied"),
+        _ => e,
+    }
+}
+
 /// All of `r`, at most `limit` bytes (one more is read to tell).
 ///
 /// # Errors
@@ -39,7 +50,7 @@ pub fn read_at_most(r: impl Read, limit: u64) -> io::Result<Vec<u8>> {
 ///
 /// Opening or reading fails (`NotFound`, …), or [`too_big`].
 pub fn read_file_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
+    let file = std::fs::File::open(path).map_err(in_words)?;
     let meta = file.metadata()?;
     if meta.is_file() && meta.len() > limit {
         return Err(too_big(Some(meta.len()), limit));

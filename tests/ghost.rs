@@ -171,7 +171,7 @@ fn the_games_ghost_flag_exits_2_naming_a_missing_or_malformed_file() {
     let s = Scratch::new("ghost-flag");
     std::fs::write(s.path("bad.lab"), "frame 10\nbogus 1\n").unwrap();
     for (file, why) in [
-        (s.path("nowhere.lab"), "nowhere.lab: No such file"),
+        (s.path("nowhere.lab"), "nowhere.lab: not found"),
         (s.path("bad.lab"), "bad.lab:2: unknown directive"),
     ] {
         let o = common::ledge()

@@ -14,6 +14,12 @@
 //!   after Esc again (resume).
 //! - `no_audio_device_is_one_warning_and_a_silent_game`: ALSA pointed at a card that does not
 //!   exist: exactly one stderr line, the game plays (ticks run, jump works) and exits 0.
+//! - `the_game_plays_on_when_the_sound_device_goes_away` (issue #20): default volumes, the
+//!   same card; the music is heard, then the card's reader is killed mid-game, so ALSA's
+//!   writes into its pipe fail; a jump is pressed in the silence, then a new reader opens the
+//!   pipe and a second jump is pressed: exactly one stderr line (the "sound device lost"
+//!   warning), both jumps counted, exit 0 with the summary, and the new reader hears the
+//!   music again.
 //!
 //! Clock: wall time (real processes, real sleeps); CLOCK_MONOTONIC shared with the sink.
 
@@ -53,19 +59,12 @@ fn monotonic_ns() -> u64 {
 
 /// Starts the software card (`tests/common/alsa_sink.py` reading a named pipe) and writes an
 /// ALSA configuration whose default device is `plug` → `file` (into that pipe) → `null`.
-/// Returns the configuration's path and the sink (killed on drop; it flushes every chunk).
+/// Returns the configuration's path and the sink (killed on drop; it flushes every chunk),
+/// writing `out.raw` and `times.txt`.
 fn start_sink(scratch: &Scratch) -> (std::path::PathBuf, Proc) {
     let fifo = scratch.path("card.fifo");
     let (s, _, err) = run_tool(Command::new("mkfifo").arg(&fifo), "mkfifo", Duration::from_secs(10));
     assert!(s.success(), "mkfifo: {err}");
-    let sink = Proc::spawn(
-        "alsa_sink.py",
-        Command::new("python3")
-            .arg(root().join("tests/common/alsa_sink.py"))
-            .arg(&fifo)
-            .arg(scratch.path("out.raw"))
-            .arg(scratch.path("times.txt")),
-    );
     let conf = format!(
         "pcm.!default {{ type plug; slave {{ pcm \"ledgesink\"; format S16_LE; rate 48000; channels 2 }} }}\n\
          pcm.ledgesink {{ type file; slave.pcm \"ledgenull\"; file \"{}\"; format \"raw\" }}\n\
@@ -74,13 +73,27 @@ fn start_sink(scratch: &Scratch) -> (std::path::PathBuf, Proc) {
     );
     let path = scratch.path("asound.conf");
     fs::write(&path, conf).expect("write ALSA config");
-    // The sink creates out.raw once its pipe is shrunk: start the game only then.
+    (path, start_reader(scratch, "out.raw", "times.txt"))
+}
+
+/// Starts the software card's reader on `SCRATCH/card.fifo` (made by [`start_sink`]), writing
+/// `SCRATCH/OUT` and `SCRATCH/TIMES`, and waits until it reads: it creates OUT once its pipe
+/// is shrunk (start the game only then).
+fn start_reader(scratch: &Scratch, out: &str, times: &str) -> Proc {
+    let sink = Proc::spawn(
+        "alsa_sink.py",
+        Command::new("python3")
+            .arg(root().join("tests/common/alsa_sink.py"))
+            .arg(scratch.path("card.fifo"))
+            .arg(scratch.path(out))
+            .arg(scratch.path(times)),
+    );
     let ready = std::time::Instant::now();
-    while !scratch.path("out.raw").exists() {
+    while !scratch.path(out).exists() {
         assert!(ready.elapsed() < Duration::from_secs(20), "the software sound card did not start");
         thread::sleep(Duration::from_millis(20));
     }
-    (path, sink)
+    sink
 }
 
 /// The saved settings in `dir` with music at volume 0 and effects and master at 1.
@@ -96,9 +109,14 @@ fn save_dir_without_music(dir: &Path) {
 
 /// The sink's samples (left channel) and, per chunk, (monotonic ns it was played, first frame).
 fn read_sink(scratch: &Scratch) -> (Vec<i16>, Vec<(u64, usize)>) {
-    let raw = fs::read(scratch.path("out.raw")).expect("the sink wrote samples");
+    read_reader(scratch, "out.raw", "times.txt")
+}
+
+/// [`read_sink`] for the reader that wrote `SCRATCH/OUT` and `SCRATCH/TIMES`.
+fn read_reader(scratch: &Scratch, out: &str, times: &str) -> (Vec<i16>, Vec<(u64, usize)>) {
+    let raw = fs::read(scratch.path(out)).expect("the sink wrote samples");
     let left: Vec<i16> = raw.chunks_exact(4).map(|f| i16::from_le_bytes([f[0], f[1]])).collect();
-    let times = fs::read_to_string(scratch.path("times.txt")).expect("the sink wrote times");
+    let times = fs::read_to_string(scratch.path(times)).expect("the sink wrote times");
     let chunks = times
         .lines()
         .filter_map(|l| {
@@ -319,4 +337,60 @@ fn no_audio_device_is_one_warning_and_a_silent_game() {
     );
     let line = summary_line(&stdout).unwrap_or_else(|| panic!("no summary{ctx}"));
     assert!(line.contains("jumps=1"), "the game played on: {line}");
+}
+
+#[test]
+fn the_game_plays_on_when_the_sound_device_goes_away() {
+    require_tools(&["Xvfb", "xdotool", "python3"]);
+    let _serial = serial();
+    let scratch = Scratch::new("sound-lost");
+    let (conf, sink) = start_sink(&scratch);
+    let x = Xvfb::start();
+    let mut game = game_on_flat_level(&x, &scratch, &conf, &["--exit-after", "7"]);
+    thread::sleep(Duration::from_millis(1000));
+    let lost_at = monotonic_ns();
+    drop(sink); // killed: the pipe has no reader, ALSA's writes into it fail (EPIPE)
+    thread::sleep(Duration::from_millis(700));
+    x.xdo(&["key", "space"]); // a jump in the silence
+    thread::sleep(Duration::from_millis(500));
+    let again = start_reader(&scratch, "out2.raw", "times2.txt");
+    // The reader has opened the pipe (the game's waiting open returns then) and shrunk it.
+    let reader_at = monotonic_ns();
+    thread::sleep(Duration::from_millis(2500));
+    x.xdo(&["key", "space"]); // a jump with sound again
+
+    let status = game.wait_for(Duration::from_secs(40));
+    let (_, stdout, stderr) = game.finish();
+    drop(again);
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(status.is_some_and(|s| s.success()), "exit 0 (before issue #20: SIGABRT, 134){ctx}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "exactly one stderr line{ctx}");
+    assert!(
+        lines[0].starts_with("ledge: warning: sound device lost (")
+            && lines[0].ends_with("the game plays silently until it is back"),
+        "the warning{ctx}"
+    );
+    let line = summary_line(&stdout).unwrap_or_else(|| panic!("no summary{ctx}"));
+    assert!(line.contains("jumps=2"), "both jumps, in the silence and after: {line}");
+
+    let ms = 1_000_000;
+    let (before, chunks) = read_sink(&scratch);
+    let heard = peak(&before, &chunks, lost_at - 600 * ms, lost_at);
+    let (after, chunks2) = read_reader(&scratch, "out2.raw", "times2.txt");
+    let back = after.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0);
+    let since_reader = |pred: fn(&i16) -> bool| {
+        let n = after.iter().position(pred)?;
+        Some((played_at(&chunks2, n) as f64 - reader_at as f64) / 1e6)
+    };
+    eprintln!(
+        "music peaks: before the loss {heard}, from the new reader {back} ({:.2} s of samples); \
+         its first sample {:.0?} ms, first loud one {:.0?} ms after it was ready (seen within \
+         20 ms)",
+        after.len() as f64 / RATE,
+        since_reader(|s| *s != 0),
+        since_reader(|s| s.unsigned_abs() > LOUD as u16),
+    );
+    assert!(heard > LOUD as u16, "music heard before the loss: peak {heard}{ctx}");
+    assert!(back > LOUD as u16, "music heard again by the new reader: peak {back}{ctx}");
 }

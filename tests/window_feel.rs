@@ -19,16 +19,14 @@
 
 mod common;
 
-use common::images::save_png;
-use common::proc::run_tool;
 use common::root;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, serial, window_rect};
+use common::xwd::{Shot, grab, read_xwd};
 use ledge::cosmetic::ShakeLevel;
 use ledge::save::Settings;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -41,46 +39,6 @@ const FEET: (usize, usize) = (848, 656);
 /// A rectangle `(x0, y0, x1, y1)`, window pixels, the ends exclusive.
 type Rect = (usize, usize, usize, usize);
 
-/// The game window's pixels in one screenshot, RGB.
-struct Shot {
-    w: usize,
-    h: usize,
-    rgb: Vec<u8>,
-}
-
-impl Shot {
-    fn px(&self, x: usize, y: usize) -> [u8; 3] {
-        let i = (y * self.w + x) * 3;
-        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
-    }
-}
-
-/// Grabs the whole screen as a raw `xwd` file (no conversion: fast enough for a series).
-fn grab(x: &Xvfb, path: &Path) {
-    let p = path.to_str().expect("utf-8 temp path");
-    let (s, _, err) = run_tool(
-        Command::new("xwd").args(["-root", "-silent", "-display", &x.display, "-out", p]),
-        "xwd",
-        Duration::from_secs(20),
-    );
-    assert!(s.success(), "xwd failed ({s}): {err}");
-}
-
-/// Decodes an `xwd` file as Xvfb's 24-bit TrueColor screen writes it (ZPixmap, 32 bits per
-/// pixel, bytes B G R x), cropped to the window rectangle `(x, y, w, h)`.
-fn read_xwd(path: &Path, (rx, ry, rw, rh): (usize, usize, usize, usize)) -> Shot {
-    let d = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let field = |i: usize| u32::from_be_bytes(d[i * 4..i * 4 + 4].try_into().unwrap()) as usize;
-    let (header, width, height, stride, ncolors) = (field(0), field(4), field(5), field(12), field(19));
-    let layout = [field(2), field(7), field(11), field(14), field(15), field(16)];
-    assert_eq!(layout, [2, 0, 32, 0xff0000, 0xff00, 0xff], "{}: not a BGRx ZPixmap", path.display());
-    assert!(rx + rw <= width && ry + rh <= height, "window {rw}x{rh} not on the {width}x{height} screen");
-    let start = header + ncolors * 12;
-    let rows = (ry..ry + rh).map(|y| &d[start + y * stride + rx * 4..][..rw * 4]);
-    let rgb = rows.flat_map(|row| row.chunks_exact(4).flat_map(|b| [b[2], b[1], b[0]])).collect();
-    Shot { w: rw, h: rh, rgb }
-}
-
 /// A folder under the temporary folder that outlives the test, emptied, for the PNGs.
 fn keep_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join("ledge-window-feel").join(name);
@@ -89,21 +47,10 @@ fn keep_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Writes `s` as a PNG at `path`, at half size: one pixel per level pixel (the view is drawn at
-/// 2x), a quarter of the time to encode.
-fn save(path: &Path, s: &Shot) {
-    let px = |x, y| {
-        let [r, g, b] = s.px(2 * x, 2 * y);
-        [r, g, b, 255]
-    };
-    let rgba: Vec<u8> = (0..s.h / 2).flat_map(|y| (0..s.w / 2).flat_map(move |x| px(x, y))).collect();
-    save_png(path, (s.w / 2) as u32, (s.h / 2) as u32, &rgba).expect("save a screenshot");
-}
-
 /// Writes `shots` as `NN-TTTTms.png` into `dir` (for a human) and prints where they are.
 fn save_series(dir: &Path, shots: &[(f64, Shot)]) {
     for (i, (t, s)) in shots.iter().enumerate() {
-        save(&dir.join(format!("{i:02}-{:04}ms.png", (t * 1000.0) as u32)), s);
+        s.save_half(&dir.join(format!("{i:02}-{:04}ms.png", (t * 1000.0) as u32)));
     }
     eprintln!("{} screenshots kept in {}", shots.len(), dir.display());
 }
@@ -218,8 +165,8 @@ fn a_jump_kicks_up_dust_and_stretches_the_player_and_the_landing_squashes_him() 
     let bg = run.shot();
     let dir = keep_dir("jump");
     save_series(&dir, &shots);
-    save(&dir.join("rest.png"), &rest);
-    save(&dir.join("background.png"), &bg);
+    rest.save_half(&dir.join("rest.png"));
+    bg.save_half(&dir.join("background.png"));
 
     let r = player_box(&rest, &bg).expect("no player near the spawn in the resting shot");
     let (w0, h0) = ((r.2 - r.0) as f64, (r.3 - r.1) as f64);
@@ -325,7 +272,7 @@ fn run_into_spikes(level: ShakeLevel) -> Vec<(f64, f64, (i32, i32), f64)> {
     let shots = run.series(3.0, |_| {});
     run.x.xdo(&["keyup", "Right"]);
     let dir = keep_dir(&format!("shake-{}", level.label()));
-    save(&dir.join("reference.png"), &reference);
+    reference.save_half(&dir.join("reference.png"));
     save_series(&dir, &shots);
 
     let (w, g0) = (reference.w, grey(&reference));

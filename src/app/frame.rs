@@ -1,6 +1,6 @@
-//! One render frame of the window (`RedrawRequested`): `--hitch`, `--fps-cap` pacing, the
-//! loop's frame, `--stress`, recording, telemetry, level completion, the UI, the draw, and the
-//! wake-up that follows (decided by [`super::wake`]).
+//! One render frame of the window (`RedrawRequested`): `--hitch`, `--fps-cap` pacing, hot
+//! reload's swap (`reload.rs`), the loop's frame, `--stress`, recording, telemetry, level
+//! completion, the UI, the draw, and the wake-up that follows (decided by [`super::wake`]).
 //!
 //! Clock: render frame, on the event loop's thread. The steps are listed in the [`super`]
 //! module docs.
@@ -62,10 +62,12 @@ impl App {
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
+                notice: self.reload.notice(),
             },
             f3,
             results: self.session.results(),
             menu,
+            broken: self.reload.banner(),
         };
         frame_ui::build(out, size, &frame);
     }
@@ -78,6 +80,9 @@ impl App {
         if let Some(p) = &mut self.pacer {
             p.wait();
         }
+        self.audio.watch(Instant::now());
+        // Before the frame's ticks: a swap lands between two ticks.
+        self.hot_reload();
         let playing = self.session.mode == Mode::Playing;
         if playing {
             let now = self.now_ns();

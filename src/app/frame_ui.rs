@@ -1,7 +1,8 @@
 //! Which UI a frame shows: the HUD while a level is on (with the last level's splits for its
 //! first seconds), the F3 overlay when asked for, the menu page open (title, level select,
-//! pause menu, settings, end screen: `crate::ui::pages`) by [`Mode`]; built into a [`Layer`]
-//! by `crate::ui`.
+//! pause menu, settings, end screen: `crate::ui::pages`) by [`Mode`], and hot reload's
+//! broken-file banner over all of it while a level is on; built into a [`Layer`] by
+//! `crate::ui`.
 //!
 //! Clock: render frame. Pure: the app gathers the numbers ([`FrameUi`]) and hands the layer to
 //! the renderer. The end screen shows no F3 overlay: the clock is stopped there, and the panel
@@ -10,7 +11,9 @@
 use super::session::Mode;
 use crate::ui::menu::{Context, Menu};
 use crate::ui::pages::{self, PageInfo};
-use crate::ui::{self, Anchor, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats};
+use crate::ui::{
+    self, Anchor, BrokenFile, Hud, Layer, LevelResult, OverlayInfo, Screen, Telemetry, TelemetryStats,
+};
 
 /// The F3 overlay's inputs.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +40,9 @@ pub struct FrameUi<'a> {
     /// The menus, while one is open (every mode but playing); without them the pause and end
     /// screens are the plain ones.
     pub menu: Option<MenuUi<'a>>,
+    /// The watched files that do not load (hot reload): their banner is drawn over everything
+    /// while a level is on, playing or paused.
+    pub broken: &'a [BrokenFile],
 }
 
 /// The menus as a frame draws them.
@@ -94,6 +100,7 @@ pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
     if let Some(f3) = beside_menu {
         ui::telemetry_overlay_at(out, &scr, f3.telemetry, f3.shown, &f3.info, anchor);
     }
+    ui::broken_banner(out, &scr, frame.broken);
 }
 
 #[cfg(test)]
@@ -110,10 +117,12 @@ mod tests {
                 tick_hz: 60,
                 speed_percent: 100,
                 rewinding: false,
+                notice: None,
             },
             f3,
             results: &[],
             menu: None,
+            broken: &[],
         }
     }
 
@@ -145,6 +154,26 @@ mod tests {
         assert!(paused.contains("Meadow") && paused.contains("F3 telemetry") && paused.contains("Paused"));
         let end = texts(&frame(Mode::Finished, Some(f3)));
         assert!(end.starts_with("You made it!") && !end.contains("F3 telemetry") && !end.contains("Meadow"));
+    }
+
+    #[test]
+    fn the_broken_file_banner_shows_over_a_level_playing_or_paused_only() {
+        use crate::ui::menu::Page;
+        let broken = [BrokenFile { file: "level3.tmx".into(), line: Some(9), message: "bad".into() }];
+        let settings = crate::save::Settings::default();
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let shows = |mode, page: Option<Page>| {
+            let menu = page.map(Menu::new);
+            let mut f = frame(mode, None);
+            f.broken = &broken;
+            f.menu = menu.as_ref().map(|menu| MenuUi { menu, ctx, t_s: 0.0 });
+            let mut out = Layer::default();
+            build(&mut out, (1280, 720), &f);
+            // Drawn last: over the pause menu's dimmer too.
+            out.text.iter().rev().nth(1).is_some_and(|t| t.text == "level3.tmx:9: bad")
+        };
+        assert!(shows(Mode::Playing, None) && shows(Mode::Paused, Some(Page::Pause)));
+        assert!(!shows(Mode::Title, Some(Page::Title)) && !shows(Mode::Finished, Some(Page::End)));
     }
 
     /// A text item's box, window pixels (monospace: widths from character counts).

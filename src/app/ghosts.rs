@@ -155,6 +155,13 @@ impl Ghosts {
         saved
     }
 
+    /// The level or the tuning changed under the attempt being written (hot reload): it is
+    /// dropped and never becomes a ghost (its replay would run on files it was not played on);
+    /// the next level start writes a new one.
+    pub fn drop_attempt(&mut self) {
+        self.attempt = None;
+    }
+
     /// The ghost as drawn this frame: its tick (`prev`, `curr` of `game` counted from the
     /// level's start tick `start`) at the frame's alpha; `None` when hidden, when the level has
     /// no ghost, or past the ghost's end.

@@ -9,8 +9,11 @@
 //! 1. `--fps-cap`: spin until the next deadline ([`Pacer`]); between frames the event loop
 //!    itself waits (`ControlFlow::WaitUntil`, woken 1.5 ms early), so input that arrives
 //!    meanwhile is handled and stamped on arrival rather than at the next frame;
-//! 2. playing only: game clock → [`Loop::frame`] (latch, ticks, interpolation, camera), the
-//!    frame's stats → the F3 [`Telemetry`] ring;
+//! 2. the sound device looked at ([`Audio::watch`]: a lost one is one warning line, opened
+//!    again off the event loop at most once a second); a level on: what hot reload found is
+//!    swapped in (`reload.rs`, `watch.rs`); playing only: game clock → [`Loop::frame`] (latch,
+//!    ticks, interpolation, camera), the frame's tick cues played, the frame's stats → the F3
+//!    [`Telemetry`] ring;
 //! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
 //!    the last one, show the end screen;
 //! 4. acquire → [`crate::render::Renderer::encode`] draws [`Loop::view`] and the HUD, F3 overlay, pause or
@@ -63,6 +66,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
+mod broken;
 mod clock;
 pub mod commands;
 mod frame;
@@ -71,6 +75,7 @@ pub mod ghosts;
 mod graphics;
 mod menus;
 mod options;
+mod reload;
 mod runs;
 mod saved;
 pub mod session;
@@ -79,6 +84,7 @@ mod summary;
 pub mod syslibs;
 mod visibility;
 pub mod wake;
+mod watch;
 
 pub use clock::{GameClock, Pacer, next_level_path};
 pub use options::{AppOptions, Hitch, HitchError};
@@ -143,6 +149,8 @@ struct App {
     audio: Audio,
     /// How steady a rider was drawn on its platform and on screen (`--stats`).
     ride: RideStats,
+    /// Hot reload: the watcher, the HUD's notice, the broken-file banner (`reload.rs`).
+    reload: reload::HotReload,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -496,6 +504,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml"),
     };
     let tuning = Tuning::load(&tuning_path)?;
+    let reload = reload::HotReload::new(opts.watch, tuning_path);
     let level_path = match &opts.level {
         Some(p) => p.clone(),
         None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
@@ -566,6 +575,7 @@ pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
         menus,
         audio,
         ride: RideStats::default(),
+        reload,
     };
     app.start_run();
     if title {

@@ -46,6 +46,10 @@ pub struct AppOptions {
     /// `--ghost FILE`: a recording played as a ghost on the first level
     /// ([`crate::lab::ghost`]).
     pub ghost: Option<PathBuf>,
+    /// Hot reload: watch the level's files and the tuning file while a level is on, and swap
+    /// in each good save (README "Editing levels"). `main` sets it unless `--no-watch`; the
+    /// default (tests driving [`crate::app::run`]) watches nothing.
+    pub watch: bool,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

@@ -104,6 +104,14 @@ impl Session {
         self.results.clear();
     }
 
+    /// The current level was swapped for `level`, a new version of it (hot reload): when it is
+    /// the first level, play-again starts from this version too.
+    pub fn reloaded(&mut self, level: &Level) {
+        if self.first_level.0 == self.level_path {
+            self.first_level.1 = level.clone();
+        }
+    }
+
     /// The levels finished since the first, in order.
     pub fn results(&self) -> &[LevelResult] {
         &self.results

@@ -15,16 +15,28 @@
 //! error handler) and kept off stderr, so that the warning is the only line. `LEDGE_AUDIO=off`
 //! ([`AUDIO_ENV`]) opens no device and prints nothing (the test harness sets it for the tests
 //! that are not about sound).
+//!
+//! The device going away mid-game (a USB headset unplugged, the sound server restarting, the
+//! test's software card losing its reader): [`Audio::watch`], once per render frame, prints one
+//! warning line `ledge: warning: sound device lost (...): the game plays silently until it is
+//! back`, the game plays on silent (no effect is queued meanwhile, so none bursts out later),
+//! and the default device is opened again, at once and then at most once a second, off the
+//! event loop; when it plays again, so does the sound, the music where it stopped ([`device`]
+//! has how, and why kira's own cpal backend is not used).
+
+mod alsa_log;
+pub mod device;
+pub mod recovery;
 
 use crate::game_loop::TickRecord;
 use crate::save::settings::Volume;
 use crate::sim::cues::Cue;
-use kira::backend::cpal::CpalBackendSettings;
+use device::{DeviceBackend, DeviceEvent};
 use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
-use kira::{AudioManager, AudioManagerSettings, Decibels, DefaultBackend, Tween};
+use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Environment variable: `off` opens no audio device and warns about nothing (the game is
 /// silent). Any other value, or none, plays sound when a device is there.
@@ -75,7 +87,7 @@ pub enum AudioError {
 
 /// The open output: manager, the two sub-tracks, the decoded sounds.
 struct Output {
-    manager: AudioManager<DefaultBackend>,
+    manager: AudioManager<DeviceBackend>,
     effects: TrackHandle,
     music: TrackHandle,
     /// Indexed like [`Cue::ALL`].
@@ -161,21 +173,9 @@ impl Audio {
         let cues = Cue::ALL.iter().map(|c| load(c.name())).collect::<Result<Vec<_>, _>>()?;
         let level_music = load(Music::Level.name())?.loop_region(..);
         let menu_music = load(Music::Menu.name())?.loop_region(..);
-        let mut manager = quiet_alsa(|| {
-            // A short device buffer first; a device that refuses it gets its own default.
-            let short = short_buffer().and_then(|b| {
-                AudioManager::<DefaultBackend>::new(AudioManagerSettings {
-                    backend_settings: b,
-                    ..Default::default()
-                })
-                .map_err(|e| log::info!("audio: no {PERIOD_FRAMES}-frame period ({e}); the device's default"))
-                .ok()
-            });
-            match short {
-                Some(m) => Ok(m),
-                None => AudioManager::<DefaultBackend>::new(AudioManagerSettings::default())
-                    .map_err(|e| AudioError::Device(e.to_string())),
-            }
+        let mut manager = alsa_log::quietly(|| {
+            AudioManager::<DeviceBackend>::new(AudioManagerSettings::default())
+                .map_err(|e| AudioError::Device(e.to_string()))
         })?;
         let mut track = |gain: f64| {
             manager
@@ -205,10 +205,34 @@ impl Audio {
         self.out.is_none()
     }
 
+    /// Call once per render frame, on the event loop, at `now` (never from the tick): when the
+    /// device has gone away, one warning line on stderr, `ledge: warning: sound device lost
+    /// (REASON): the game plays silently until it is back`, and attempts to open the default
+    /// device again (at once, then at most once per [`recovery::RETRY`], off this thread);
+    /// when one plays, sound again (logged at info level). One atomic load a frame while the
+    /// device plays; never blocks.
+    pub fn watch(&mut self, now: Instant) {
+        let Some(o) = &mut self.out else { return };
+        match o.manager.backend_mut().watch(now) {
+            Some(DeviceEvent::Lost(why)) => {
+                eprintln!(
+                    "ledge: warning: sound device lost ({why}): the game plays silently until it is back"
+                );
+            }
+            Some(DeviceEvent::Back) => log::info!("audio: a sound device plays again"),
+            None => {}
+        }
+    }
+
     /// Play `cue` now on the effects track (the menus call this for `menu_move` and
-    /// `menu_confirm`). A full voice table drops the sound (logged at debug level).
+    /// `menu_confirm`). A full voice table drops the sound (logged at debug level). While the
+    /// device is lost ([`Audio::watch`]) nothing is queued: kira's mixer does not run then, and
+    /// what was queued would all sound at once when the device is back.
     pub fn play(&mut self, cue: Cue) {
         let Some(o) = &mut self.out else { return };
+        if !o.manager.backend_mut().is_playing() {
+            return;
+        }
         let i = Cue::ALL.iter().position(|c| *c == cue).unwrap_or(0);
         if let Err(e) = o.effects.play(o.cues[i].clone()) {
             log::debug!("audio: {} not played: {e}", cue.name());
@@ -278,41 +302,6 @@ impl Audio {
             o.music.resume(tween());
         }
     }
-}
-
-/// The period asked of the device, frames: cpal sets up two periods, so at 48 kHz the device
-/// buffer is 2 × 512 / 48000 = 21 ms. Left to itself, ALSA may choose a buffer of a third of a
-/// second (the `null` and `file` plugins do), which is heard as a late jump.
-const PERIOD_FRAMES: u32 = 512;
-
-/// The default output device's default configuration with a [`PERIOD_FRAMES`] period (the
-/// device itself still followed by kira), or `None` when there is no default device.
-fn short_buffer() -> Option<CpalBackendSettings> {
-    use kira::backend::cpal::cpal::traits::{DeviceTrait, HostTrait};
-    let device = kira::backend::cpal::cpal::default_host().default_output_device()?;
-    let mut config = device.default_output_config().ok()?.config();
-    config.buffer_size = kira::backend::cpal::cpal::BufferSize::Fixed(PERIOD_FRAMES);
-    Some(CpalBackendSettings { device: None, config: Some(config) })
-}
-
-/// Run `f` with libasound's error messages (e.g. "cannot find card '0'", printed straight to
-/// stderr by default) caught in a buffer on this thread instead, and logged at debug level.
-#[cfg(target_os = "linux")]
-fn quiet_alsa<T>(f: impl FnOnce() -> T) -> T {
-    let caught = alsa::Output::local_error_handler();
-    let result = f();
-    if let Ok(buf) = caught {
-        let text = buf.borrow().to_string();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            log::debug!("audio: libasound: {line}");
-        }
-    }
-    result
-}
-
-#[cfg(not(target_os = "linux"))]
-fn quiet_alsa<T>(f: impl FnOnce() -> T) -> T {
-    f()
 }
 
 #[cfg(test)]

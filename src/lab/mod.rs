@@ -4,6 +4,7 @@
 //! Clock: a scripted wall clock in integer nanoseconds replaces `Instant`; everything else —
 //! latch, stepper, simulation, interpolation, camera — is the game's own code.
 
+pub mod changed;
 pub mod ghost;
 pub mod record;
 pub mod recut;

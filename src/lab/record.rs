@@ -8,7 +8,9 @@
 //!
 //! What is written: the level (`level` with its absolute path), every tuning value (so a later
 //! edit of `tuning.toml` does not change the replay), the loop config, then the timeline:
-//! every event as `@MS` before the frame that delivers it, and every frame's measured delta.
+//! every event as `@MS` before the frame that delivers it, and every frame's measured delta,
+//! and a `level-changed TICK` (`tuning-changed TICK`) line where hot reload swapped the level
+//! (the tuning) mid-session: the lab refuses such a recording on that line.
 
 use super::script::{At, Step};
 use super::writer::{Repeat, ScriptWriter};
@@ -67,6 +69,15 @@ impl Recorder {
     pub fn frame(&mut self, now_ns: u64) {
         self.script.frame(now_ns.saturating_sub(self.last_frame_ns));
         self.last_frame_ns = now_ns;
+    }
+
+    /// Hot reload swapped the level (`tuning` false) or the tuning (`tuning` true) after tick
+    /// `tick`, before the next frame: written as `level-changed TICK` / `tuning-changed TICK`
+    /// at this place in the timeline, which `ledge lab` refuses on that line ("the level
+    /// changed during this recording at tick N") rather than replay the session on the first
+    /// files.
+    pub fn changed(&mut self, tuning: bool, tick: u64) {
+        self.script.changed(tuning, tick);
     }
 
     /// Record a window resize to `w` x `h` pixels.
@@ -186,5 +197,36 @@ mod tests {
     fn a_session_whose_clock_starts_12_days_late_replays_to_the_same_hash() {
         // 2^20 s: its times are written and read back as exact nanoseconds.
         record_and_replay((1 << 20) * 1_000_000_000);
+    }
+
+    #[test]
+    fn a_recording_across_a_reload_is_refused_by_the_lab_on_the_reloads_line() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let level = root.join("assets/levels/level1.tmx");
+        let config = StepperConfig::default();
+        let mut rec = Recorder::new(
+            Path::new("/tmp/unused.lab"),
+            &level,
+            None,
+            &Tuning::default(),
+            &config,
+            GameSpeed::FULL,
+        );
+        rec.frame(16_666_667);
+        rec.changed(false, 1);
+        rec.frame(33_333_334);
+        let text = rec.text().to_string();
+        let line = text.lines().position(|l| l == "level-changed 1").expect("the directive") + 1;
+        let opts = LabOptions {
+            script_name: "rec.lab".into(),
+            script_dir: root.into(),
+            summary_only: true,
+            force: false,
+        };
+        let e = run_script(&text, &opts).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("rec.lab:{line}: the level changed during this recording at tick 1")
+        );
     }
 }

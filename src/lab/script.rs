@@ -262,7 +262,8 @@ fn no_more<'a>(mut it: impl Iterator<Item = &'a str>, line: usize) -> Result<(),
 ///
 /// # Errors
 /// The first malformed line: unknown directive, bad number, setup after the first frame,
-/// unterminated `map`, etc.
+/// unterminated `map`, etc.; a `level-changed TICK` or `tuning-changed TICK` line (a
+/// recording made across a hot reload: "the level changed during this recording at tick N").
 pub fn parse(text: &str) -> Result<Script, ParseError> {
     let mut script = Script {
         level: LevelSource::Default,
@@ -434,6 +435,8 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 script.steps.push((Step::Teleport(x, y), n));
             }
+            // Where hot reload swapped a file in a recording: refused ([`super::changed`]).
+            "level-changed" | "tuning-changed" => return err(n, super::changed::refusal(head, toks)),
             "tick-cost" => {
                 let ns = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;

@@ -82,6 +82,14 @@ impl ScriptWriter {
         self.line(&format!("config {key} {value}"));
     }
 
+    /// `level-changed TICK` (or `tuning-changed TICK`, `tuning` true): the game reloaded the
+    /// level (or `tuning.toml`) it was recording after tick `tick` (README "Editing levels", hot
+    /// reload). [`super::script::parse`] refuses a script holding either: the replay would run
+    /// the whole session on the first level and tuning, and end somewhere else.
+    pub fn changed(&mut self, tuning: bool, tick: u64) {
+        self.line(&super::changed::line(tuning, tick));
+    }
+
     /// One frame of `ns` nanoseconds (merged with the equal frames before it).
     pub fn frame(&mut self, ns: u64) {
         match &mut self.run {
@@ -211,5 +219,21 @@ mod tests {
         assert_eq!(back.config, vec![("tick_hz".into(), 144.0, 4)]);
         let parsed: Vec<Step> = back.steps.into_iter().map(|(s, _)| s).collect();
         assert_eq!(parsed, steps, "{text}");
+    }
+
+    #[test]
+    fn a_change_is_written_where_it_happened_and_read_back_as_a_refusal() {
+        let mut w = ScriptWriter::new(Repeat::WhenMany);
+        w.frame(5);
+        w.frame(5);
+        w.changed(false, 2);
+        w.frame(5);
+        w.changed(true, 3);
+        let text = w.finish();
+        assert_eq!(text, "frame 0.000005 x2\nlevel-changed 2\nframe 0.000005\ntuning-changed 3\n");
+        assert_eq!(
+            parse(&text).unwrap_err().to_string(),
+            "line 2: the level changed during this recording at tick 2"
+        );
     }
 }

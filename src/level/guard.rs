@@ -173,6 +173,11 @@ impl Walk {
         if self.stack.len() >= MAX_DEPTH {
             return Err(format!("elements nested more than {MAX_DEPTH} deep"));
         }
+        // quick-xml reads attributes lazily: a malformed one is found here, with its line,
+        // rather than by `tiled` with a byte position.
+        for a in e.attributes() {
+            a.map_err(|e| format!("not well-formed XML: {e}"))?;
+        }
         if let Some(data) = &self.data {
             // `tiled` skips an element inside `<data>` and reads the first text after it, which
             // this walk would not count: Tiled writes only text there (its old XML format's

@@ -174,6 +174,18 @@ mod tests {
         let missing = read("missing", b"version = 1\n").unwrap_err();
         assert!(missing.to_string().contains("missing field `x`"), "{missing}");
         assert_eq!(read("range", b"version = 1\nx = -1\n"), Err(Problem::Invalid("x < 0".into())));
+        // toml-rs#206 overflowed the stack at 20,000 `[`; the parser now stops at 80 levels.
+        let deep = format!("version = 1\nx = {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
+        assert!(matches!(read("deep", deep.as_bytes()), Err(Problem::Syntax { line: 2, .. })));
+        let big = vec![b'#'; MAX_SAVE_BYTES as usize + 1];
+        let e = read("big", &big).unwrap_err();
+        assert_eq!(
+            e,
+            Problem::Unreadable(format!(
+                "is {} bytes, over the limit of {MAX_SAVE_BYTES}",
+                MAX_SAVE_BYTES + 1
+            ))
+        );
     }
 
     #[test]

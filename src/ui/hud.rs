@@ -1,5 +1,5 @@
-//! The always-on HUD (level name, deaths, level time; the game speed when it is not 100 %, and
-//! `◀◀ REWIND` while time runs backwards) and the text helpers it and the
+//! The always-on HUD (level name, deaths, level time; the game speed when it is not 100 %,
+//! `◀◀ REWIND` while time runs backwards, and hot reload's "reloaded NAME" for a moment) and the text helpers it and the
 //! screens share: the exact tick clock ([`format_clock`]) and [`truncate`].
 //!
 //! Clock: render frame. Pure: builds quads and text into a [`Layer`].
@@ -35,14 +35,17 @@ pub struct Hud<'a> {
     pub speed_percent: u32,
     /// Time is running backwards (rewind held): a third line says so.
     pub rewinding: bool,
+    /// A line shown for a moment after hot reload swapped in a file ("reloaded level3.tmx",
+    /// [`crate::ui::reload`]), under the others.
+    pub notice: Option<&'a str>,
 }
 
 /// The HUD's rewind line.
 pub const REWIND_TEXT: &str = "◀◀ REWIND";
 
 /// The HUD: level name, deaths and level time (and the game speed when not 100 %), two lines
-/// on a small panel in the view's top-left corner, and [`REWIND_TEXT`] as a third while
-/// rewinding. Returns the panel's rectangle (window pixels: what goes under it starts below).
+/// on a small panel in the view's top-left corner, [`REWIND_TEXT`] as a third while
+/// rewinding, and the [`Hud::notice`] under them while there is one. Returns the panel's rectangle (window pixels: what goes under it starts below).
 pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
     let size = scr.text_px();
     let pad = 3.0 * scr.s;
@@ -56,6 +59,9 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
     let mut lines = vec![line1, line2];
     if hud.rewinding {
         lines.push(REWIND_TEXT.to_owned());
+    }
+    if let Some(notice) = hud.notice {
+        lines.push(notice.to_owned());
     }
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;
@@ -100,6 +106,7 @@ mod tests {
             tick_hz: 60,
             speed_percent: 100,
             rewinding: false,
+            notice: None,
         };
         hud(&mut out, &scr, &plain);
         assert_eq!(out.text.len(), 1);
@@ -118,10 +125,20 @@ mod tests {
     fn hud_shows_a_reduced_speed_and_rewind() {
         let scr = Screen::new(1280, 800);
         let mut out = Layer::default();
-        let h =
-            Hud { level: "Meadow", deaths: 0, ticks: 60, tick_hz: 60, speed_percent: 50, rewinding: true };
+        let h = Hud {
+            level: "Meadow",
+            deaths: 0,
+            ticks: 60,
+            tick_hz: 60,
+            speed_percent: 50,
+            rewinding: true,
+            notice: None,
+        };
         hud(&mut out, &scr, &h);
         assert_eq!(out.text[0].text, "Meadow\ndeaths 0   time 0:01.00   speed 50%\n◀◀ REWIND");
+        let mut noticed = Layer::default();
+        hud(&mut noticed, &scr, &Hud { notice: Some("reloaded level3.tmx"), ..h });
+        assert!(noticed.text[0].text.ends_with("◀◀ REWIND\nreloaded level3.tmx"));
         let tall = out.quads[0].size[1];
         let mut plain = Layer::default();
         hud(&mut plain, &scr, &Hud { speed_percent: 100, rewinding: false, ..h });

@@ -10,9 +10,9 @@
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
 //! [`mod@hud`], [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
-//! level-complete banner), [`menu`] (the menus' state machine), [`pages`] (what each menu page
-//! draws), [`settings_menu`] (the settings rows and the rebinding rule), [`telemetry`] (ring
-//! buffer, statistics), [`graphs`]
+//! level-complete banner), [`reload`] (hot reload's broken-file banner), [`menu`] (the
+//! menus' state machine), [`pages`] (what each menu page draws), [`settings_menu`] (the
+//! settings rows and the rebinding rule), [`telemetry`] (ring buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
 
 pub mod f3;
@@ -21,6 +21,7 @@ pub mod hud;
 pub mod layout;
 pub mod menu;
 pub mod pages;
+pub mod reload;
 pub mod screens;
 pub mod settings_menu;
 pub mod splits;
@@ -30,6 +31,7 @@ pub mod telemetry;
 pub use f3::{Anchor, OverlayInfo, overlay_lines, overlay_rect, telemetry_overlay, telemetry_overlay_at};
 pub use hud::{Hud, format_clock, hud, truncate};
 pub use layout::{Layer, Rect, Screen, centre_clear_of, solid};
+pub use reload::{BrokenFile, broken_banner};
 pub use screens::{LevelResult, end_screen, pause_screen};
 pub use splits::level_complete;
 pub use style::colors;

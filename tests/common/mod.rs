@@ -10,7 +10,8 @@
 //! - [`gpu`]: the off-screen renderer, failing (never skipping) without an adapter;
 //! - [`golden`]: golden-image comparison and a lab frame drawn off-screen;
 //! - the windowed harness: [`proc`] (child processes killed on drop), [`xvfb`] (a private X
-//!   server, the game in it, xdotool, screenshots) and [`exit`] (the game's exit checks).
+//!   server, the game in it, xdotool, screenshots), [`xwd`] (fast raw screenshots for a
+//!   series) and [`exit`] (the game's exit checks).
 //!
 //! Clock: none, except the windowed harness, which runs on wall time (real processes, real
 //! sleeps).
@@ -30,6 +31,7 @@ pub mod levels;
 pub mod proc;
 pub mod scratch;
 pub mod xvfb;
+pub mod xwd;
 
 use std::path::Path;
 use std::process::Command;

@@ -65,7 +65,7 @@ fn files_with(map_text: &str) -> (MemoryFiles, PathBuf) {
 #[test]
 fn every_shipped_map_and_tileset_passes_and_the_bad_fixtures_are_told_apart() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let refused = ["short_data.tmx", "infinite.tmx", "not_xml.tmx"];
+    let refused = ["short_data.tmx", "infinite.tmx", "not_xml.tmx", "bomb_zlib.tmx"];
     let mut n = 0;
     for dir in ["assets/levels", "assets/tilesets", "tests/fixtures/levels"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
@@ -214,6 +214,8 @@ fn sizes_counts_and_nesting_over_the_limits_are_refused() {
 fn xml_that_is_not_well_formed_is_refused_with_its_line() {
     let e = check(b"<map>\n <layer>\n</map>").unwrap_err();
     assert!(e.starts_with("line 3: not well-formed XML"), "{e}");
+    let e = check(b"<map>\n <objectgroup <broken id=\"2\">\n</objectgroup></map>").unwrap_err();
+    assert!(e.starts_with("line 2: not well-formed XML"), "{e}");
 }
 
 #[test]

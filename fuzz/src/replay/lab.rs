@@ -76,10 +76,11 @@ pub fn path_allowed(path: &str) -> bool {
 /// Why `text` should not be run ([`path_allowed`]), `None` when it may (or does not parse).
 fn outside(text: &str) -> Option<&'static str> {
     let script = parse(text).ok()?;
-    if let LevelSource::File(path, ..) = &script.level {
-        if !path_allowed(path) {
+    match &script.level {
+        LevelSource::File(path, ..) if !path_allowed(path) => {
             return Some("level path outside assets/ and tests/");
         }
+        _ => {}
     }
     match &script.ghost {
         Some((path, _)) if !path_allowed(path) => Some("ghost path outside assets/ and tests/"),

@@ -5,8 +5,8 @@
 //!
 //! The loaders' messages are one line with the line number in them: the level loader says
 //! `PATH: line N: …` for the map, `PATH: TILESET: line N: …` for a file the map uses
-//! ([`crate::level::guard`]), and rule messages without a line; the TOML parser says
-//! `TOML parse error at line N, column C | N | TEXT | ^ WHAT`.
+//! ([`crate::level::guard`]), and rule messages without a line; the tuning loader says
+//! `line N: WHAT` ([`crate::sim::Tuning::load`]).
 
 use crate::level::LevelError;
 use crate::sim::TuningError;
@@ -44,8 +44,8 @@ pub fn broken_level(e: &LevelError) -> (PathBuf, BrokenFile) {
 pub fn broken_tuning(path: &Path, e: &TuningError) -> BrokenFile {
     let file = shown(path);
     match e {
-        TuningError::Parse { msg, .. } => match toml_line(msg) {
-            Some((line, what)) => BrokenFile { file, line: Some(line), message: what },
+        TuningError::Parse { msg, .. } => match line_prefix(msg) {
+            Some((line, what)) => BrokenFile { file, line: Some(line), message: what.to_owned() },
             None => BrokenFile { file, line: None, message: msg.clone() },
         },
         TuningError::Read { msg, .. } => BrokenFile { file, line: None, message: msg.clone() },
@@ -63,15 +63,6 @@ fn line_prefix(msg: &str) -> Option<(u32, &str)> {
     let rest = msg.strip_prefix("line ")?;
     let (n, rest) = rest.split_once(": ")?;
     Some((n.parse().ok()?, rest))
-}
-
-/// The line of a TOML parse error and what is wrong (the text after the `^` marker).
-fn toml_line(msg: &str) -> Option<(u32, String)> {
-    let rest = msg.strip_prefix("TOML parse error at line ")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let line = digits.parse().ok()?;
-    let what = msg.rsplit_once('^').map_or(msg, |(_, w)| w).trim().trim_start_matches('^').trim();
-    Some((line, if what.is_empty() { msg.to_owned() } else { what.to_owned() }))
 }
 
 #[cfg(test)]
@@ -106,10 +97,9 @@ mod tests {
     #[test]
     fn a_broken_tuning_file_names_its_line() {
         let path = Path::new("/tmp/x/tuning.toml");
-        let toml_err = toml::from_str::<crate::sim::Tuning>("gravity = 1\njump_speed = =\n").unwrap_err();
-        let msg = toml_err.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
-        let b = broken_tuning(path, &TuningError::Parse { path: path.display().to_string(), msg });
+        let e = crate::sim::Tuning::from_bytes(b"gravity = 1\njump_speed = =\n", path).unwrap_err();
+        let b = broken_tuning(path, &e);
         assert_eq!((b.file.as_str(), b.line), ("tuning.toml", Some(2)), "{b:?}");
-        assert!(!b.message.contains("TOML parse error"), "{b:?}");
+        assert!(!b.message.starts_with("line "), "{b:?}");
     }
 }

@@ -5,7 +5,6 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// Environment variable that, when set, names the assets folder outright.
@@ -17,6 +16,10 @@ pub const MARKER_FILE: &str = "tuning.toml";
 /// Largest image [`load_png_rgba`] accepts, pixels per side (a bad file must not make us
 /// allocate gigabytes).
 pub const MAX_IMAGE_SIDE: u32 = 8192;
+
+/// Largest PNG file [`load_png_rgba`] reads, bytes (64 MiB: the shipped atlas and skies are
+/// under 30 KB; a file this size could hold an image at [`MAX_IMAGE_SIDE`]).
+pub const MAX_IMAGE_BYTES: u64 = 64 << 20;
 
 /// Errors finding or reading assets. Each message is one line: "PATH: problem".
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +71,10 @@ pub enum AssetError {
 /// [`AssetError::NotFound`] when `$LEDGE_ASSETS` is set but is not a folder, or when none of
 /// the three places exists.
 pub fn assets_dir() -> Result<PathBuf, AssetError> {
+    // In the browser the page's `assets/` folder was fetched into memory (`crate::preloaded`).
+    if cfg!(all(target_arch = "wasm32", target_os = "unknown")) {
+        return Ok(PathBuf::from("assets"));
+    }
     find_assets_dir(
         std::env::var_os(ASSETS_ENV),
         std::env::current_exe().ok().as_deref(),
@@ -126,8 +133,9 @@ pub fn find_assets_dir(
 /// valid PNG or is larger than [`MAX_IMAGE_SIDE`] on a side.
 pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), AssetError> {
     let bad = |msg: String| AssetError::Image { path: path.to_owned(), msg };
-    let file = File::open(path).map_err(|source| AssetError::Io { path: path.to_owned(), source })?;
-    let mut decoder = png::Decoder::new(BufReader::new(file));
+    let bytes = crate::read_limit::read_file_at_most(path, MAX_IMAGE_BYTES)
+        .map_err(|source| AssetError::Io { path: path.to_owned(), source })?;
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().map_err(|e| bad(format!("not a readable PNG: {e}")))?;
     let (width, height) = (reader.info().width, reader.info().height);

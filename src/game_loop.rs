@@ -34,7 +34,7 @@ use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
 use serde::Serialize;
 use std::collections::VecDeque;
-use std::time::Instant;
+use web_time::Instant;
 
 /// What one frame did: the lab report's `frames[]` entry (wrapped with the frame's index and
 /// pause state, [`crate::lab::report::FrameReport`]) and the F3 overlay's history sample

@@ -6,6 +6,9 @@
 //! The `game` feature (on by default) adds the window and GPU layers, `render` and `app`, and
 //! input's keyboard and gamepad adapters, and `audio` (kira); without it the crate links no wgpu,
 //! winit, gilrs, glyphon, kira or ALSA.
+//!
+//! Built for wasm32-unknown-unknown with `game` (`scripts/web`), `app::web` is the browser's
+//! entry: the page, its files ([`preloaded`]), `localStorage` saves and the lab in the page.
 
 #[cfg(feature = "game")]
 pub mod app;
@@ -17,6 +20,7 @@ pub mod game_loop;
 pub mod input;
 pub mod lab;
 pub mod level;
+pub mod preloaded;
 pub mod present;
 pub mod printable;
 pub mod read_limit;

@@ -8,11 +8,21 @@
 //! lab-only: no window, GPU, gamepad or font crates are linked, the play flags do not exist,
 //! `ledge` with no subcommand prints one line and exits 2, and `ledge lab --shot` is refused.
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use clap::{Parser, Subcommand};
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::path::PathBuf;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::process::ExitCode;
 
+/// In a browser page (`scripts/web`): the page's entry, [`ledge::app::web::main`].
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn main() {
+    ledge::app::web::main();
+}
+
 /// Ledge: a 2D platformer whose jump is the same on every screen.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 #[derive(Parser, Debug)]
 #[command(name = "ledge", version, about)]
 struct Cli {
@@ -24,7 +34,7 @@ struct Cli {
 }
 
 /// The flags of play (the default command); only in a build with the `game` feature.
-#[cfg(feature = "game")]
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
 #[derive(clap::Args, Debug)]
 struct PlayArgs {
     /// Present mode: `on` waits for the display (Fifo), `off` presents at once (Immediate,
@@ -77,6 +87,7 @@ struct PlayArgs {
     no_watch: bool,
 }
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the real loop headless on a scripted clock and report every frame and tick as JSON
@@ -104,6 +115,7 @@ enum Command {
     },
 }
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles=off"))
         .init();
@@ -201,10 +213,10 @@ fn main() -> ExitCode {
 
 /// `--shot`'s renderer: the off-screen [`ledge::render::Offscreen`], opened at the first shot
 /// (so a lab run without shots never touches the GPU).
-#[cfg(feature = "game")]
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
 struct OffscreenShots(Option<ledge::render::Offscreen>);
 
-#[cfg(feature = "game")]
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
 impl ledge::lab::FrameObserver for OffscreenShots {
     fn draw(
         &mut self,

@@ -50,12 +50,34 @@ pub fn read_at_most(r: impl Read, limit: u64) -> io::Result<Vec<u8>> {
 ///
 /// Opening or reading fails (`NotFound`, …), or [`too_big`].
 pub fn read_file_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path).map_err(in_words)?;
-    let meta = file.metadata()?;
-    if meta.is_file() && meta.len() > limit {
-        return Err(too_big(Some(meta.len()), limit));
+    // The browser has no file system: the page's files were fetched before the game started
+    // (`crate::preloaded`).
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        let bytes = crate::preloaded::get(path).ok_or_else(|| in_words(io::ErrorKind::NotFound.into()))?;
+        if bytes.len() as u64 > limit {
+            return Err(too_big(Some(bytes.len() as u64), limit));
+        }
+        Ok(bytes)
     }
-    read_at_most(file, limit)
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
+        let file = std::fs::File::open(path).map_err(in_words)?;
+        let meta = file.metadata()?;
+        if meta.is_file() && meta.len() > limit {
+            return Err(too_big(Some(meta.len()), limit));
+        }
+        read_at_most(file, limit)
+    }
+}
+
+/// Whether a file is at `path` for [`read_file_at_most`] to read (in a browser: whether the
+/// page fetched one, `crate::preloaded`).
+pub fn is_file(path: &Path) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    return crate::preloaded::contains(path);
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    path.is_file()
 }
 
 /// As [`read_file_at_most`], as UTF-8 text.

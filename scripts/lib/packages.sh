@@ -29,6 +29,14 @@ fi
 # (Debian's Node 18 has it) runs the wasm32 build.
 determinism_packages=(qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross nodejs)
 
+# Ledge in the browser (scripts/web, web/tests/run.mjs): Debian's Chromium, driven headless by
+# playwright-core (web/package.json; Playwright's own browser download is never used), and
+# Node with npm for the harness and for npm's binaryen (wasm-opt). Node and npm only when the
+# machine has none (one from NodeSource already carries npm; Debian's npm is a package apart).
+web_packages=(chromium)
+command -v node >/dev/null 2>&1 || web_packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || web_packages+=(npm)
+
 # install_missing TAG PACKAGE...: apt-get install those of PACKAGE... that dpkg does not list as
 # installed (nothing at all when every one is), as root or through sudo. TAG prefixes messages.
 install_missing() {

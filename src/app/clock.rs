@@ -16,7 +16,8 @@
 //! there, and must not jump on resume); what a pad holds is released when a level starts.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Frame limiter for `--fps-cap`: frames start on a grid of `period`, sleeping most of the
 /// way and spinning the last stretch (OS sleep overshoots by up to a millisecond or more).
@@ -97,7 +98,7 @@ pub fn next_level_path(current: &Path) -> Option<PathBuf> {
     let n: u32 = stem.strip_prefix("level")?.parse().ok()?;
     let ext = current.extension().and_then(|e| e.to_str()).unwrap_or("tmx");
     let next = current.with_file_name(format!("level{}.{ext}", n + 1));
-    next.is_file().then_some(next)
+    crate::read_limit::is_file(&next).then_some(next)
 }
 
 /// The game clock: wall nanoseconds since the start minus the time spent paused, as an integer

@@ -11,7 +11,8 @@ use super::{App, frame_ui};
 use crate::present::view::VIEW_SIZE;
 use crate::ui::menu::Context;
 use crate::ui::{Hud, Layer, OverlayInfo};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
 /// How often the F3 overlay's numbers are refreshed (the graphs move every frame).
@@ -144,6 +145,8 @@ impl App {
                 drawn = true;
             }
             self.ui = ui;
+            #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+            self.page_frame();
         }
         let now = Instant::now();
         let end = FrameEnd {

@@ -28,9 +28,14 @@ type Pending = Receiver<Result<GhostTrack, GhostError>>;
 /// Replay `text` (named `path`) into a track on a worker thread.
 fn replay_in_background(text: String, path: PathBuf, tick_hz: u32) -> Pending {
     let (tx, rx) = channel();
-    std::thread::spawn(move || {
+    let replay = move || {
         let _ = tx.send(load_text(&text, &path, tick_hz));
-    });
+    };
+    // A page has no threads (wasm32-unknown-unknown): the replay runs at once there.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    replay();
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    std::thread::spawn(replay);
     rx
 }
 
@@ -83,8 +88,12 @@ impl Ghosts {
             _ => self.bests.get(id).cloned(),
         };
         if self.playing.is_none() {
-            if let Some(file) = store.ghost_file(id).filter(|f| f.is_file()) {
-                let text = crate::read_limit::read_text_at_most(&file, crate::lab::script::MAX_SCRIPT_BYTES);
+            if let Some(file) = store.ghost_file(id).filter(|f| crate::save::disk::exists(f)) {
+                let text =
+                    crate::save::disk::read(&file, crate::lab::script::MAX_SCRIPT_BYTES).and_then(|b| {
+                        String::from_utf8(b)
+                            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+                    });
                 match text {
                     Ok(text) => self.loading = Some(replay_in_background(text, file, hz)),
                     Err(error) => eprintln!("ledge: warning: {}", GhostError::Read { path: file, error }),

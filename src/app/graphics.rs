@@ -9,7 +9,6 @@ use crate::render::gpu::{Gpu, SurfaceFrame};
 use crate::ui::Layer;
 use anyhow::Context as _;
 use std::sync::Arc;
-use winit::dpi::LogicalSize;
 use winit::event_loop::ActiveEventLoop;
 use winit::window::{Fullscreen, Window};
 
@@ -29,9 +28,11 @@ impl Graphics {
     ///
     /// # Errors
     /// No window, no adapter or device, or the atlas or the font cannot be loaded.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn open(event_loop: &ActiveEventLoop, vsync: bool) -> anyhow::Result<Self> {
-        let attrs =
-            Window::default_attributes().with_title("Ledge").with_inner_size(LogicalSize::new(1280.0, 720.0));
+        let attrs = Window::default_attributes()
+            .with_title("Ledge")
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 720.0));
         let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window")?);
         let gpu = Gpu::new(window.clone(), vsync)?;
         let renderer = Renderer::new(&gpu.ctx, gpu.format())?;
@@ -43,6 +44,51 @@ impl Graphics {
         );
         window.request_redraw();
         Ok(Self { window, gpu, renderer })
+    }
+
+    /// In a page: the window on the page's `<canvas id="ledge">` (sized by the page's CSS,
+    /// which winit follows with the device pixel ratio), then, off the event loop (a browser
+    /// cannot block), the GPU (WebGPU, else WebGL2; `webgl2_only` for `?backend=webgl2`) and
+    /// the renderer. The result lands in `slot` and `proxy` wakes the event loop for it
+    /// (`App::user_event`).
+    ///
+    /// # Errors
+    /// No canvas with id `ledge` on the page, or no window on it; the GPU's errors arrive in
+    /// `slot`.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    pub fn open_in_page(
+        event_loop: &ActiveEventLoop,
+        webgl2_only: bool,
+        slot: super::page::GraphicsSlot,
+        proxy: winit::event_loop::EventLoopProxy<()>,
+    ) -> anyhow::Result<()> {
+        use wasm_bindgen::JsCast as _;
+        use winit::platform::web::WindowAttributesExtWebSys as _;
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(super::page::CANVAS_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .ok_or_else(|| anyhow::anyhow!("the page has no <canvas id=\"{}\">", super::page::CANVAS_ID))?;
+        let attrs = Window::default_attributes()
+            .with_title("Ledge")
+            .with_canvas(Some(canvas))
+            .with_prevent_default(true)
+            .with_focusable(true);
+        let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window on the canvas")?);
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = async {
+                // Fifo: the browser paces frames with requestAnimationFrame whatever is asked.
+                let gpu = Gpu::for_canvas(window.clone(), true, webgl2_only).await?;
+                let renderer = Renderer::new(&gpu.ctx, gpu.format())?;
+                log::info!("ledge: adapter {}, surface {:?}", gpu.ctx.info, gpu.size());
+                window.request_redraw();
+                Ok::<_, anyhow::Error>(Self { window, gpu, renderer })
+            }
+            .await;
+            *slot.borrow_mut() = Some(result);
+            let _ = proxy.send_event(());
+        });
+        Ok(())
     }
 
     /// Draw `view` and `ui` into the acquired `frame`, submit, and present it.

@@ -28,7 +28,7 @@ use crate::sim::cues::Cue;
 use crate::ui::menu::{Context, Device, Input, LevelEntry, Menu, MenuAction, Page, level_entries};
 use gilrs::Button;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 use winit::event::KeyEvent;
 use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{Key, KeyCode, PhysicalKey};
@@ -49,7 +49,7 @@ impl Menus {
     pub fn new(first: Option<&Path>) -> Self {
         let shipped = first.and_then(Path::parent);
         let mut levels = Vec::new();
-        let mut next = first.map(Path::to_path_buf).filter(|p| p.is_file());
+        let mut next = first.map(Path::to_path_buf).filter(|p| crate::read_limit::is_file(p));
         while let Some(path) = next {
             match load_tmx(&path) {
                 Ok(level) => levels.push((path.clone(), level_id(&path, shipped), level.name)),

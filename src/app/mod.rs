@@ -47,7 +47,7 @@
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
 
-use crate::audio::{Audio, Music};
+use crate::audio::Audio;
 use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
 use crate::input::keyboard::Keyboard;
@@ -55,14 +55,11 @@ use crate::input::{Action, InputEvent, Source};
 use crate::lab::record::Recorder;
 use crate::present::ride_stats::RideStats;
 use crate::present::stress::StressField;
-use crate::sim::tuning::Tuning;
-use crate::time::StepperConfig;
 use crate::ui::{Layer, Telemetry, TelemetryStats};
-use anyhow::Context as _;
-use std::time::Instant;
+use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, StartCause, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{Key, KeyCode, PhysicalKey};
 use winit::window::WindowId;
 
@@ -75,19 +72,27 @@ pub mod ghosts;
 mod graphics;
 mod menus;
 mod options;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub mod page;
 mod reload;
 mod runs;
 mod saved;
 pub mod session;
+mod start;
 mod summary;
 #[cfg(target_os = "linux")]
 pub mod syslibs;
 mod visibility;
 pub mod wake;
 mod watch;
+pub mod web;
 
 pub use clock::{GameClock, Pacer, next_level_path};
 pub use options::{AppOptions, Hitch, HitchError};
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use start::run;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use start::run_in_page;
 pub use summary::Summary;
 pub use visibility::{Visibility, VisibilityStats};
 
@@ -151,6 +156,9 @@ struct App {
     ride: RideStats,
     /// Hot reload: the watcher, the HUD's notice, the broken-file banner (`reload.rs`).
     reload: reload::HotReload,
+    /// In a browser: the GPU being opened, the sound waiting for a gesture (`page.rs`).
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    page: page::Page,
 }
 
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
@@ -185,8 +193,15 @@ impl App {
         }
     }
 
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn init_graphics(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        self.gfx = Some(Graphics::open(event_loop, self.opts.vsync)?);
+        self.graphics_ready(Graphics::open(event_loop, self.opts.vsync)?);
+        Ok(())
+    }
+
+    /// The window and GPU are open: the game clock starts.
+    fn graphics_ready(&mut self, gfx: Graphics) {
+        self.gfx = Some(gfx);
         if self.opts.fullscreen {
             self.toggle_fullscreen();
         }
@@ -194,7 +209,6 @@ impl App {
         if self.session.mode == Mode::Title {
             self.clock.freeze(0);
         }
-        Ok(())
     }
 
     /// Stop the game clock and show `mode` (pause or end screen): the keyboard's held actions
@@ -366,10 +380,26 @@ impl ApplicationHandler for App {
         if self.gfx.is_some() {
             return;
         }
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        if let Err(e) = self.open_in_page(event_loop) {
+            self.fail(event_loop, e);
+        }
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         if let Err(e) = self.init_graphics(event_loop) {
             self.error = Some(e);
             event_loop.exit();
         }
+    }
+
+    /// In a page: the GPU opened (or failed), or the tab was hidden (`page.rs`).
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, _: ()) {
+        self.page_event(event_loop);
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        self.finish_in_page();
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -377,6 +407,8 @@ impl ApplicationHandler for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),
             WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+                #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+                self.gesture();
                 if self.menu_key(event_loop, &event, is_synthetic) {
                     return; // a menu is open: see menus.rs
                 }
@@ -427,6 +459,8 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::Occluded(hidden) => self.set_hidden(event_loop, hidden),
+            #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+            WindowEvent::MouseInput { .. } => self.gesture(),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
         }
@@ -480,121 +514,4 @@ impl ApplicationHandler for App {
     fn suspended(&mut self, _event_loop: &ActiveEventLoop) {
         log::info!("suspended");
     }
-}
-
-/// Play: load the tuning and the level, open the window, run until Q (paused), Esc (end
-/// screen), close or `--exit-after`. Prints the one-line summary to stdout on exit and writes
-/// `--stats`.
-///
-/// # Errors
-/// A system library the window needs that cannot be loaded ([`syslibs::MissingLibrary`]:
-/// one line naming it and its Debian package), a bad tuning file, a missing or malformed level, no assets folder, no event loop, no window,
-/// no graphics adapter, no atlas, or an unwritable stats file. Never panics on these.
-///
-/// `app` is the play command's edge, like `main`: nothing calls `run` but `main` (and the
-/// windowed tests), and no caller acts on the kind of its error, only prints it on one line;
-/// so its errors, and those of opening the window and GPU, are `anyhow`, with the typed errors of the
-/// layers below (`TuningError`, `LevelError`, `AssetError`, `RenderError`, ...) as sources.
-pub fn run(opts: AppOptions) -> anyhow::Result<Summary> {
-    #[cfg(target_os = "linux")]
-    syslibs::check()?;
-    let assets = crate::assets::assets_dir();
-    let tuning_path = match &opts.tuning {
-        Some(p) => p.clone(),
-        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml"),
-    };
-    let tuning = Tuning::load(&tuning_path)?;
-    let reload = reload::HotReload::new(opts.watch, tuning_path);
-    let level_path = match &opts.level {
-        Some(p) => p.clone(),
-        None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
-    };
-    let level = crate::level::tiled_map::load_tmx(&level_path)?;
-    let start_pos = level.spawn;
-    let config = StepperConfig::default();
-    let recorder = opts.record.as_ref().map(|path| {
-        let sha256 = level.origin.as_ref().map(|o| o.sha256);
-        Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed)
-    });
-    let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
-    let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
-    let mut game =
-        Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
-    game.set_reduced_motion(opts.reduced_motion);
-    // Screen shake, flashes, visual effects from `settings.toml` (no flags: the settings menu
-    // changes them); the loop keeps them across `load_level`.
-    game.set_cosmetic_settings(opts.save.settings().cosmetic());
-    game.set_game_speed(opts.game_speed);
-    game.set_measure_ticks(true);
-
-    let mut builder = EventLoop::builder();
-    // Any thread: lets tests drive `run` off the main thread (X11 and Wayland share the flag).
-    #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
-    winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut builder, true);
-    let event_loop = builder.build().context("cannot start the window event loop")?;
-    event_loop.set_control_flow(ControlFlow::Wait);
-
-    let stress = opts.stress;
-    // No level named and nothing scripted (`--record`, `--exit-after`, `--stress`): the title.
-    let title = opts.level.is_none() && opts.record.is_none() && opts.exit_after.is_none() && stress == 0;
-    let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
-    let menus = menus::Menus::new(shipped_first.as_deref());
-    let mut audio = Audio::for_game(&opts.save);
-    audio.set_music_rate(opts.game_speed.factor());
-    audio.play_music(if title { Music::Menu } else { Music::Level });
-    let (key_map, pad_map) = saved::input_maps(&opts.save);
-    let mut pads = Pads::new();
-    pads.set_map(pad_map);
-    let mut app = App {
-        pacer: opts.fps_cap.map(Pacer::new),
-        opts,
-        game,
-        keyboard: Keyboard::with_map(key_map),
-        pads,
-        gfx: None,
-        start: None,
-        session: Session::new(level_path, level),
-        start_pos,
-        min_y: start_pos.y,
-        error: None,
-        next_frame_at: None,
-        recorder,
-        clock: GameClock::default(),
-        telemetry: Telemetry::default(),
-        shown_stats: TelemetryStats::default(),
-        stats_at: None,
-        show_overlay: false,
-        ui: Layer::default(),
-        alt_held: false,
-        has_focus: false,
-        next_hitch: None,
-        stress: StressField::new(stress, 0x1ed6e),
-        stress_drawn: Vec::new(),
-        visibility: Visibility::default(),
-        ghosts,
-        menus,
-        audio,
-        ride: RideStats::default(),
-        reload,
-    };
-    app.start_run();
-    if title {
-        app.session.mode = Mode::Title;
-    }
-    event_loop.run_app(&mut app).context("window event loop failed")?;
-    if let Some(e) = app.error.take() {
-        return Err(e);
-    }
-    let summary = app.summary();
-    if let Some(rec) = app.recorder.take() {
-        let path = rec.finish(summary.state_hash)?;
-        log::info!("recorded the session to {}", path.display());
-    }
-    println!("{}", summary.line());
-    if let Some(path) = &app.opts.stats {
-        let text = serde_json::to_string_pretty(&summary.to_json())?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("{}: cannot write stats", path.display()))?;
-    }
-    Ok(summary)
 }

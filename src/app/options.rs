@@ -4,7 +4,8 @@
 //! Clock: none (read once before the event loop starts).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What `ledge` (play mode) was asked to do; filled from the command line by `main`.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -17,7 +17,8 @@ use super::watch::{Change, Target, Watcher, Which};
 use crate::level::Origin;
 use crate::ui::BrokenFile;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How long the HUD says "reloaded NAME": 2 s of wall time, a choice (long enough to read two
 /// words, short enough to be gone before the next save).

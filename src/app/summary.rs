@@ -4,7 +4,7 @@
 
 use super::{Graphics, Pacer};
 use serde::Serialize;
-use std::time::Instant;
+use web_time::Instant;
 
 /// What a play session did, printed at exit; serialised (derive) as the `--stats` JSON.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -10,7 +10,8 @@
 //! `occluded_window_keeps_ticking_and_sleeps` and `window_manager_fullscreen_minimise_restore`
 //! end-to-end tests.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Hidden/visible state and the loop's activity in each.
 #[derive(Clone, Debug, Default)]

@@ -9,7 +9,8 @@
 //! playing, until the next tick is due (at most one wake-up per tick); otherwise for one 60 Hz
 //! frame ([`IDLE_FRAME`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Frame interval while the window cannot be drawn (minimised, occluded) or shows a still
 /// screen: 60 Hz.

@@ -36,11 +36,16 @@ use kira::sound::static_sound::{StaticSoundData, StaticSoundHandle};
 use kira::track::{TrackBuilder, TrackHandle};
 use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Environment variable: `off` opens no audio device and warns about nothing (the game is
 /// silent). Any other value, or none, plays sound when a device is there.
 pub const AUDIO_ENV: &str = "LEDGE_AUDIO";
+
+/// Largest sound file read, bytes (16 MiB: the longest shipped sound, a music loop, is
+/// 282 KB).
+pub const MAX_SOUND_BYTES: u64 = 16 << 20;
 
 /// Fade for pausing and resuming the music, and for volume changes: short enough to feel
 /// immediate, long enough not to click.
@@ -167,7 +172,10 @@ impl Audio {
     pub fn open(sounds_dir: &Path, volume: &Volume) -> Result<Audio, AudioError> {
         let load = |stem: &str| {
             let path = sounds_dir.join(format!("{stem}.wav"));
-            StaticSoundData::from_file(&path)
+            // Through read_limit, which the browser build serves from the fetched files.
+            let bytes = crate::read_limit::read_file_at_most(&path, MAX_SOUND_BYTES)
+                .map_err(|e| AudioError::Sound { path: path.clone(), message: e.to_string() })?;
+            StaticSoundData::from_cursor(std::io::Cursor::new(bytes))
                 .map_err(|e| AudioError::Sound { path: path.clone(), message: e.to_string() })
         };
         let cues = Cue::ALL.iter().map(|c| load(c.name())).collect::<Result<Vec<_>, _>>()?;

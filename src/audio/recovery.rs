@@ -5,7 +5,8 @@
 //! Clock: event loop (the instants are the event loop's, passed in; nothing here reads a
 //! clock).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The least time from the start of one attempt to open the device to the start of the next:
 /// the "at most about once a second". Each attempt is a few libasound calls on a

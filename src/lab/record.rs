@@ -95,15 +95,22 @@ impl Recorder {
     ///
     /// # Errors
     /// [`RecordError`] naming the file that could not be written.
-    pub fn finish(mut self, state_hash: u64) -> Result<PathBuf, RecordError> {
+    pub fn finish(self, state_hash: u64) -> Result<PathBuf, RecordError> {
+        let path = self.path.clone();
+        let text = self.finish_text(state_hash);
+        let tmp = path.with_extension("lab.partial");
+        std::fs::write(&tmp, text).map_err(|source| RecordError { path: tmp.clone(), source })?;
+        std::fs::rename(&tmp, &path).map_err(|source| RecordError { path: path.clone(), source })?;
+        Ok(path)
+    }
+
+    /// The whole recording as [`Recorder::finish`] writes it, ending with the session's
+    /// `state_hash` (as a comment and an `expect:` line), not written anywhere: what a page's
+    /// `?record` hands over as `window.ledgeRecording`.
+    pub fn finish_text(mut self, state_hash: u64) -> String {
         self.script.comment(&format!("state_hash at exit: {state_hash:016x}"));
         self.script.comment(&format!("expect: summary[\"state_hash\"] == \"{state_hash:016x}\""));
-        let text = self.script.finish();
-        let tmp = self.path.with_extension("lab.partial");
-        std::fs::write(&tmp, text).map_err(|source| RecordError { path: tmp.clone(), source })?;
-        std::fs::rename(&tmp, &self.path)
-            .map_err(|source| RecordError { path: self.path.clone(), source })?;
-        Ok(self.path)
+        self.script.finish()
     }
 }
 

@@ -349,7 +349,7 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
                 let root = assets.parent().map(PathBuf::from).unwrap_or_default();
                 vec![opts.script_dir.join(&p), root.join(&p)]
             };
-            let Some(found) = candidates.iter().find(|c| c.is_file()) else {
+            let Some(found) = candidates.iter().find(|c| crate::read_limit::is_file(c)) else {
                 return Err(fail(*line, format!("level file not found: {path}")));
             };
             let level = load_tmx(found).map_err(|e| fail(*line, e.to_string()))?;

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// A source of a level's files (map, tilesets, templates, and the tileset image's existence).
 pub trait LevelFiles {
@@ -35,7 +35,7 @@ impl LevelFiles for DiskFiles {
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        crate::read_limit::is_file(path)
     }
 }
 
@@ -50,14 +50,16 @@ pub struct MemoryFiles {
 impl MemoryFiles {
     /// Adds (or replaces) the file at `path`.
     pub fn insert(&mut self, path: impl Into<PathBuf>, bytes: Vec<u8>) {
-        self.files.insert(normalise(&path.into()), bytes);
+        self.files.insert(crate::preloaded::normalise(&path.into()), bytes);
     }
 }
 
 impl LevelFiles for MemoryFiles {
     fn read(&mut self, path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-        let bytes =
-            self.files.get(&normalise(path)).ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+        let bytes = self
+            .files
+            .get(&crate::preloaded::normalise(path))
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
         if bytes.len() as u64 > limit {
             return Err(crate::read_limit::too_big(Some(bytes.len() as u64), limit));
         }
@@ -65,7 +67,7 @@ impl LevelFiles for MemoryFiles {
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        self.files.contains_key(&normalise(path))
+        self.files.contains_key(&crate::preloaded::normalise(path))
     }
 }
 
@@ -114,21 +116,6 @@ impl tiled::ResourceReader for Reading<'_> {
         self.read.push((path.to_owned(), bytes.clone()));
         Ok(io::Cursor::new(bytes))
     }
-}
-
-/// `path` with `.` components dropped and each `name/..` pair folded (a leading `..` stays).
-fn normalise(path: &Path) -> PathBuf {
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out.iter().collect()
 }
 
 #[cfg(test)]

@@ -114,6 +114,7 @@ impl GpuContext {
     /// # Errors
     /// [`RenderError::NoAdapter`] when no backend offers any adapter, [`RenderError::Device`]
     /// when the adapter refuses a device.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn headless() -> Result<Self, RenderError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::with_instance(instance, None)
@@ -121,34 +122,50 @@ impl GpuContext {
 
     /// Pick an adapter able to present to `surface` (if given) and open a device on it. Tries
     /// the default preference first, then the software fallback adapter (Mesa lavapipe,
-    /// WARP) so a machine without a GPU still runs.
+    /// WARP) so a machine without a GPU still runs. Blocks (pollster); the browser, which
+    /// cannot block, awaits [`GpuContext::request`].
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn with_instance(
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self, RenderError> {
-        let request = |force_fallback_adapter| {
-            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::default(),
-                force_fallback_adapter,
-                compatible_surface: surface,
-                apply_limit_buckets: false,
-            }))
+        pollster::block_on(Self::request(instance, surface))
+    }
+
+    /// [`GpuContext::with_instance`] as a future: what the browser build awaits.
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub async fn request(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, RenderError> {
+        let options = |force_fallback_adapter| wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::default(),
+            force_fallback_adapter,
+            compatible_surface: surface,
+            apply_limit_buckets: false,
         };
-        let adapter = match request(false) {
+        let adapter = match instance.request_adapter(&options(false)).await {
             Ok(a) => a,
             Err(first) => {
                 log::warn!("no hardware adapter ({first}); trying the software fallback");
-                request(true).map_err(|e| RenderError::NoAdapter(format!("{first}; {e}")))?
+                instance
+                    .request_adapter(&options(true))
+                    .await
+                    .map_err(|e| RenderError::NoAdapter(format!("{first}; {e}")))?
             }
         };
         let info = AdapterSummary::of(&adapter);
         log::info!("adapter: {info}");
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("ledge device"),
-            required_features: wgpu::Features::empty(),
-            required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
-            ..Default::default()
-        }))?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("ledge device"),
+                required_features: wgpu::Features::empty(),
+                required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
+                ..Default::default()
+            })
+            .await?;
         // Uncaptured validation errors would otherwise panic inside wgpu; a bug in Ledge's
         // GPU code shows in the log and in the golden-image tests instead.
         device.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("wgpu: {e}")));
@@ -196,18 +213,53 @@ impl Gpu {
     ///
     /// # Errors
     /// Surface creation, no adapter, no device, or an adapter that cannot present.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn new(window: Arc<Window>, vsync: bool) -> Result<Self, RenderError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
             Box::new(window.clone()),
         ));
+        pollster::block_on(Self::with_instance(instance, window, vsync))
+    }
+
+    /// [`Gpu::new`] for a page's canvas, awaited (a browser cannot block): WebGPU where the
+    /// browser has an adapter for it, else WebGL2 (`navigator.gpu` can exist with no adapter:
+    /// wgpu's `is_browser_webgpu_supported` asks for one). `webgl2_only` leaves WebGPU
+    /// out (the page's `?backend=webgl2`).
+    ///
+    /// # Errors
+    /// As [`Gpu::new`].
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    pub async fn for_canvas(
+        window: Arc<Window>,
+        vsync: bool,
+        webgl2_only: bool,
+    ) -> Result<Self, RenderError> {
+        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(window.clone()));
+        // One backend, never both: with GL enabled beside WebGPU, the surface takes a WebGL2
+        // context on the canvas too.
+        let webgpu = !webgl2_only && wgpu::util::is_browser_webgpu_supported().await;
+        desc.backends = if webgpu { wgpu::Backends::BROWSER_WEBGPU } else { wgpu::Backends::GL };
+        let instance = wgpu::Instance::new(desc);
+        Self::with_instance(instance, window, vsync).await
+    }
+
+    /// The surface on `window` from `instance`, an adapter and device for it, configured.
+    async fn with_instance(
+        instance: wgpu::Instance,
+        window: Arc<Window>,
+        vsync: bool,
+    ) -> Result<Self, RenderError> {
         let surface = instance.create_surface(window.clone())?;
-        let ctx = GpuContext::with_instance(instance, Some(&surface))?;
+        let ctx = GpuContext::request(instance, Some(&surface)).await?;
         let caps = surface.get_capabilities(&ctx.adapter);
         let Some(&first) = caps.formats.first() else {
             return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
         };
-        // An sRGB format so the shader's linear output is encoded for the display.
+        // An sRGB format so the shader's linear output is encoded for the display. A surface
+        // that offers none (a browser's WebGPU canvas: `rgba8unorm`, `bgra8unorm`, `rgba16float`)
+        // is drawn through an sRGB view of its plain format ([`Gpu::format`]).
         let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(first);
+        let view_format = format.add_srgb_suffix();
         let present_mode = choose_present_mode(&caps.present_modes, vsync);
         log::info!(
             "surface: format {format:?}, present mode {present_mode:?} (supported {:?}, vsync {vsync})",
@@ -223,7 +275,7 @@ impl Gpu {
             desired_maximum_frame_latency: 2,
             present_mode,
             alpha_mode,
-            view_formats: vec![],
+            view_formats: if view_format == format { vec![] } else { vec![view_format] },
         };
         let mut gpu = Self {
             ctx,
@@ -272,9 +324,10 @@ impl Gpu {
         }
     }
 
-    /// The surface texture format (an sRGB format where the surface offers one).
+    /// The format frames are drawn in: the surface's sRGB format, or an sRGB view of a plain
+    /// one (the pipelines are built for it).
     pub fn format(&self) -> wgpu::TextureFormat {
-        self.config.format
+        self.config.format.add_srgb_suffix()
     }
 
     /// The present mode in use.
@@ -329,6 +382,7 @@ impl Gpu {
         )?;
         let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("surface frame view"),
+            format: Some(config.format.add_srgb_suffix()),
             ..Default::default()
         });
         let size = (texture.texture.width(), texture.texture.height());

@@ -10,13 +10,16 @@
 //! - [`text`]: glyphon with the shipped font;
 //! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
 //!   and for off-screen capture alike;
-//! - [`offscreen`]: [`Offscreen`], a headless context that renders and reads images back.
+//! - `offscreen`: `Offscreen`, a headless context that renders and reads images back (not in
+//!   the browser build, which cannot block on a readback).
 
 pub mod gpu;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod offscreen;
 pub mod pipeline;
 pub mod renderer;
 pub mod text;
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use offscreen::Offscreen;
 pub use renderer::Renderer;

@@ -108,7 +108,9 @@ impl std::fmt::Debug for TextRenderer {
 /// No assets folder, the font file unreadable, or not a font.
 pub fn load_font_system() -> Result<(FontSystem, String), TextError> {
     let path = crate::assets::assets_dir()?.join(FONT_PATH);
-    let data = std::fs::read(&path).map_err(|source| TextError::FontIo { path: path.clone(), source })?;
+    // 16 MiB: the shipped DejaVu Sans Mono is 340 KB.
+    let data = crate::read_limit::read_file_at_most(&path, 16 << 20)
+        .map_err(|source| TextError::FontIo { path: path.clone(), source })?;
     let mut db = glyphon::fontdb::Database::new();
     db.load_font_data(data);
     let family = db

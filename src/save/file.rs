@@ -73,7 +73,7 @@ pub fn read_versioned<T: DeserializeOwned>(
     version: i64,
     validate: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<Option<T>, Problem> {
-    match crate::read_limit::read_file_at_most(path, MAX_SAVE_BYTES) {
+    match super::disk::read(path, MAX_SAVE_BYTES) {
         Ok(bytes) => parse_versioned(&bytes, version, validate).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Problem::Unreadable(e.to_string())),
@@ -125,7 +125,7 @@ pub fn bad_path(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     (1u32..)
         .map(|n| path.with_file_name(format!("{name}.bad-{n}")))
-        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .find(|p| !super::disk::taken(p))
         .expect("some n in 1..u32::MAX is free")
 }
 
@@ -136,7 +136,7 @@ pub fn bad_path(path: &Path) -> PathBuf {
 /// The rename's I/O error (a read-only folder); the file is then left where it is.
 pub fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
     let to = bad_path(path);
-    std::fs::rename(path, &to)?;
+    super::disk::rename(path, &to)?;
     Ok(to)
 }
 

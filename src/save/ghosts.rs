@@ -4,7 +4,7 @@
 //!
 //! Clock: event loop (read when a level starts, written on the frame that sees a new best).
 
-use super::{SaveWarning, Store, atomic};
+use super::{SaveWarning, Store};
 use std::path::PathBuf;
 
 /// The file name a level's ghost is kept under: the level id with every character other than
@@ -34,8 +34,7 @@ impl Store {
     pub fn save_ghost(&self, level_id: &str, script: &str) -> Result<(), SaveWarning> {
         let Some(path) = self.ghost_file(level_id) else { return Ok(()) };
         let fail = |e: std::io::Error| SaveWarning::WriteFailed { path: path.clone(), error: e.to_string() };
-        std::fs::create_dir_all(path.parent().unwrap_or(&path)).map_err(fail)?;
-        atomic::write_atomic(&path, script.as_bytes()).map_err(fail)
+        super::disk::write(&path, script.as_bytes()).map_err(fail)
     }
 }
 

@@ -24,7 +24,9 @@
 //! - a folder that cannot be created or written: the game plays without saving;
 //! - a save that fails later (disk full): that file is not saved again this session.
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod atomic;
+pub mod disk;
 pub mod file;
 pub mod ghosts;
 pub mod progress;
@@ -53,12 +55,17 @@ pub struct SaveDirs {
 }
 
 impl SaveDirs {
-    /// The operating system's folders for "Ledge" (`directories::ProjectDirs`): on Linux
+    /// The operating system's folders for "Ledge" (`directories::ProjectDirs`; in a browser the page's
+    /// `localStorage`, see [`disk`]): on Linux
     /// `$XDG_CONFIG_HOME/ledge` (`~/.config/ledge`) and `$XDG_DATA_HOME/ledge`
     /// (`~/.local/share/ledge`); on macOS `~/Library/Application Support/Ledge` for both; on
     /// Windows `%APPDATA%\Ledge\config` and `%APPDATA%\Ledge\data`. `None` when there is no
     /// home folder.
     pub fn os() -> Option<Self> {
+        if cfg!(all(target_arch = "wasm32", target_os = "unknown")) {
+            // A browser: the page's localStorage, items named like the files (`disk`).
+            return Some(SaveDirs::single(Path::new("")));
+        }
         directories::ProjectDirs::from("", "", "Ledge")
             .map(|d| SaveDirs { config: d.config_dir().to_path_buf(), data: d.data_dir().to_path_buf() })
     }
@@ -141,15 +148,6 @@ pub struct Store {
     progress_to: Option<PathBuf>,
 }
 
-/// Make `dir` and check that a file can be created in it.
-fn writable(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot be created ({e})"))?;
-    let probe = dir.join(format!(".ledge-probe.{}", std::process::id()));
-    std::fs::File::create(&probe).map_err(|e| format!("cannot be written ({e})"))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
 /// Load one file into `T` (via the on-disk type `F`), sorting out a bad one. Returns the
 /// value, whether the file may be written this session, and the warning if any.
 fn load<F: serde::de::DeserializeOwned, T: Default + From<F>>(
@@ -192,7 +190,7 @@ impl Store {
         let mut warnings = Vec::new();
         // (readable, writable) per folder; a folder that cannot be created holds nothing to
         // read. One warning per folder that cannot be written, saying what it holds.
-        let mut folder = |dir: &Path, what: &'static str| match writable(dir) {
+        let mut folder = |dir: &Path, what: &'static str| match disk::writable(dir) {
             Ok(()) => (true, true),
             Err(error) => {
                 let what = if dirs.config == dirs.data { "settings or progress" } else { what };
@@ -200,7 +198,7 @@ impl Store {
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
                 }
-                (dir.is_dir(), false)
+                (disk::is_dir(dir), false)
             }
         };
         let config = folder(&dirs.config, "settings");
@@ -214,7 +212,7 @@ impl Store {
         if readable {
             let (settings, ok, warning): (Settings, _, _) =
                 load(&path, SETTINGS_VERSION, can_write, |s: &Settings| s.validate());
-            write_defaults = ok && !path.exists();
+            write_defaults = ok && !disk::exists(&path);
             store.settings = settings;
             store.settings_to = ok.then(|| path.clone());
             warnings.extend(warning);
@@ -229,7 +227,7 @@ impl Store {
             warnings.extend(warning);
         }
         for p in store.settings_to.iter().chain(&store.progress_to) {
-            atomic::remove_stale_temps(p);
+            disk::tidy(p);
         }
         if write_defaults {
             // So a new player finds a file to edit.
@@ -306,7 +304,7 @@ fn save(to: &mut Option<PathBuf>, text: &str) -> Result<(), SaveWarning> {
     let Some(path) = to.as_deref() else {
         return Ok(());
     };
-    atomic::write_atomic(path, text.as_bytes()).map_err(|e| {
+    disk::write(path, text.as_bytes()).map_err(|e| {
         let path = to.take().unwrap_or_default();
         SaveWarning::WriteFailed { path, error: e.to_string() }
     })

@@ -1,0 +1,160 @@
+//! The game in a browser page (wasm32-unknown-unknown): what differs from a desktop window.
+//!
+//! - The GPU opens off the event loop (a browser cannot block: `Graphics::open_in_page`); the
+//!   result comes back through [`GraphicsSlot`] and a wake-up of the event loop.
+//! - Sound starts on the first key press or click: an `AudioContext` made before a user
+//!   gesture stays suspended (kira #43, bevy_kira_audio #83). Until then the page's
+//!   `<div id="ledge-start">` says "press a key to start"; it is hidden then.
+//! - A hidden tab (`visibilitychange`) pauses like a lost focus: its `requestAnimationFrame`
+//!   stops and its timers are throttled, and the game clock must not run meanwhile; the
+//!   frame clamp and the catch-up cap cover what is left.
+//! - The page reads what the game did from `window`: `ledgeBackend` ("WebGPU" or "WebGL2"),
+//!   `ledgeFrames` (frames presented), `ledgeError` (why it stopped), and at the end
+//!   `ledgeExitSummary` (the exit summary's JSON) and, with `?record`, `ledgeRecording` (the
+//!   lab script).
+//!
+//! Clock: event loop (the browser's).
+
+use super::{App, Graphics};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast as _;
+use wasm_bindgen::prelude::Closure;
+use winit::event_loop::{ActiveEventLoop, EventLoopProxy};
+
+/// The id of the page's canvas the game draws on.
+pub const CANVAS_ID: &str = "ledge";
+
+/// The id of the page's "press a key to start" notice, hidden at the first gesture.
+pub const START_ID: &str = "ledge-start";
+
+/// Where the GPU opened off the event loop is left for it.
+pub(super) type GraphicsSlot = Rc<RefCell<Option<anyhow::Result<Graphics>>>>;
+
+/// The page's part of the app's state.
+#[derive(Default)]
+pub(super) struct Page {
+    /// `?backend=webgl2`: no WebGPU.
+    pub(super) webgl2_only: bool,
+    /// Wakes the event loop when the GPU is open.
+    pub(super) proxy: Option<EventLoopProxy<()>>,
+    /// The GPU being opened (`Some` from `resumed` on).
+    pub(super) slot: Option<GraphicsSlot>,
+    /// Sound started (the first key press or click happened).
+    pub(super) sound_started: bool,
+}
+
+impl std::fmt::Debug for Page {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Page").field("webgl2_only", &self.webgl2_only).finish_non_exhaustive()
+    }
+}
+
+/// Set `window[name] = value`.
+pub fn set_global(name: &str, value: &wasm_bindgen::JsValue) {
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &name.into(), value);
+    }
+}
+
+/// Set `window[name]` to the object `json` (JSON text).
+pub fn set_global_json(name: &str, json: &str) {
+    match js_sys::JSON::parse(json) {
+        Ok(v) => set_global(name, &v),
+        Err(_) => log::error!("ledge: {name}: not JSON"),
+    }
+}
+
+/// A fatal error: `window.ledgeError`, and the console.
+pub fn report_error(e: &anyhow::Error) {
+    let text = format!("{e:#}").replace('\n', " ");
+    log::error!("ledge: {text}");
+    set_global("ledgeError", &text.as_str().into());
+}
+
+/// Wake the event loop (`App::user_event`) whenever the tab is hidden or shown.
+pub fn watch_visibility(proxy: EventLoopProxy<()>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let wake = Closure::<dyn FnMut()>::new(move || {
+        let _ = proxy.send_event(());
+    });
+    let _ = doc.add_event_listener_with_callback("visibilitychange", wake.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    wake.forget();
+}
+
+fn tab_hidden() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
+/// The exit summary (and the recording) to the page and the console.
+pub fn exit_summary(summary: &super::Summary, recording: Option<&str>) {
+    log::info!("{}", summary.line());
+    set_global_json("ledgeExitSummary", &summary.to_json().to_string());
+    if let Some(text) = recording {
+        set_global("ledgeRecording", &text.into());
+    }
+}
+
+impl App {
+    /// `resumed` in a page: the window on the canvas; the GPU opens off the event loop.
+    pub(super) fn open_in_page(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        if self.page.slot.is_some() {
+            return Ok(());
+        }
+        let proxy = self.page.proxy.clone().ok_or_else(|| anyhow::anyhow!("no event loop proxy"))?;
+        let slot = GraphicsSlot::default();
+        Graphics::open_in_page(event_loop, self.page.webgl2_only, slot.clone(), proxy)?;
+        self.page.slot = Some(slot);
+        Ok(())
+    }
+
+    /// A fatal error in a page: reported to it, and the event loop ends.
+    pub(super) fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+        report_error(&e);
+        self.error = Some(e);
+        event_loop.exit();
+    }
+
+    /// The event loop was woken for the page: the GPU is open (or failed), or the tab was
+    /// hidden (which pauses, as a lost focus does).
+    pub(super) fn page_event(&mut self, event_loop: &ActiveEventLoop) {
+        let opened = self.page.slot.as_ref().and_then(|s| s.borrow_mut().take());
+        match opened {
+            Some(Ok(gfx)) => {
+                let backend = match gfx.gpu.ctx.info.backend.as_str() {
+                    "BrowserWebGpu" => "WebGPU",
+                    "Gl" => "WebGL2",
+                    other => other,
+                };
+                set_global("ledgeBackend", &backend.into());
+                self.graphics_ready(gfx);
+            }
+            Some(Err(e)) => self.fail(event_loop, e),
+            None => {}
+        }
+        if tab_hidden() {
+            log::info!("tab hidden: paused");
+            self.pause();
+        }
+    }
+
+    /// A key press or click: the first one starts the sound and hides the page's notice.
+    pub(super) fn gesture(&mut self) {
+        if std::mem::replace(&mut self.page.sound_started, true) {
+            return;
+        }
+        self.start_audio();
+        if let Some(e) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(START_ID))
+        {
+            let _ = e.set_attribute("hidden", "");
+        }
+    }
+
+    /// After each presented frame: `window.ledgeFrames`.
+    pub(super) fn page_frame(&self) {
+        let presented = self.gfx.as_ref().map_or(0, |g| g.gpu.stats().presented);
+        set_global("ledgeFrames", &(presented as f64).into());
+    }
+}

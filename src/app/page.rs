@@ -9,13 +9,14 @@
 //!   stops and its timers are throttled, and the game clock must not run meanwhile; the
 //!   frame clamp and the catch-up cap cover what is left.
 //! - The page reads what the game did from `window`: `ledgeBackend` ("WebGPU" or "WebGL2"),
-//!   `ledgeFrames` (frames presented), `ledgeError` (why it stopped), and at the end
+//!   `ledgeFrames` (frames presented), `ledgeScreen` (`title`, `playing level2.tmx`,
+//!   `paused level2.tmx`, `finished`), `ledgeError` (why it stopped), and at the end
 //!   `ledgeExitSummary` (the exit summary's JSON) and, with `?record`, `ledgeRecording` (the
 //!   lab script).
 //!
 //! Clock: event loop (the browser's).
 
-use super::{App, Graphics};
+use super::{App, Graphics, session::Mode};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast as _;
@@ -42,6 +43,8 @@ pub(super) struct Page {
     pub(super) slot: Option<GraphicsSlot>,
     /// Sound started (the first key press or click happened).
     pub(super) sound_started: bool,
+    /// What `window.ledgeScreen` says now.
+    screen: String,
 }
 
 impl std::fmt::Debug for Page {
@@ -152,9 +155,21 @@ impl App {
         }
     }
 
-    /// After each presented frame: `window.ledgeFrames`.
-    pub(super) fn page_frame(&self) {
+    /// After each presented frame: `window.ledgeFrames`, and `window.ledgeScreen` when it
+    /// changed.
+    pub(super) fn page_frame(&mut self) {
         let presented = self.gfx.as_ref().map_or(0, |g| g.gpu.stats().presented);
         set_global("ledgeFrames", &(presented as f64).into());
+        let file = self.session.level_path.file_name().map(|f| f.to_string_lossy()).unwrap_or_default();
+        let screen = match self.session.mode {
+            Mode::Title => "title".to_owned(),
+            Mode::Playing => format!("playing {file}"),
+            Mode::Paused => format!("paused {file}"),
+            Mode::Finished => "finished".to_owned(),
+        };
+        if screen != self.page.screen {
+            set_global("ledgeScreen", &screen.as_str().into());
+            self.page.screen = screen;
+        }
     }
 }

@@ -5,27 +5,54 @@
 // `FAIL name: reason`, then `web: N passed, N failed`; exit status 1 on any failure, 2 on a
 // bad argument.
 //
-//   node web/tests/run.mjs [CHECK...] [--dir DIR] [--out DIR] [--lab FILE.lab]... [--expect FILE.json]
+//   node web/tests/run.mjs [CHECK...] [--dir DIR] [--out DIR] [--lab FILE.lab]... [--labs LIST]
+//                          [--expect FILE.json]
 //                          [--chromium PATH]
 //
-// Checks (all of them when none is named; `lab` only with --lab):
+// Checks (all of them when none is named; `lab` only with --lab, `labs` only with --labs):
 //   browser         Chromium starts headless; WebGL2 (SwiftShader) and a WebGPU adapter exist
 //                   (prints `INFO browser ...` with what they are). Needs no game.
 //   start-webgl2    index.html?backend=webgl2: ledgeFrames > 30 within 60 s, ledgeBackend is
 //   start-webgpu    "WebGL2" (plain index.html: "WebGPU"); Enter, Enter (title, then level 1 from
-//                   the level select); the canvas at 1280x720 is not blank (OUT/NAME.png).
+//                   the level select) and window.ledgeScreen is "playing level1.tmx"; the canvas
+//                   at 1280x720 (OUT/NAME.png) is not blank and matches the native golden image
+//                   tests/golden/level1-start.png (tests/common/golden.rs's tolerance: a channel
+//                   off by more than 24 in at most 0.2 % of the pixels; the HUD's box left out).
+//                   Prints the time to the first frame and level 1's mean frame time over 5 s.
 //   lab             per --lab FILE (copied to DIR/lab/NAME.lab): index.html?lab=lab/NAME.lab
 //                   until window.ledgeLabReport; prints `HASH NAME STATE_HASH`; with --expect
 //                   (a JSON object: NAME or FILE -> state_hash) the hash must match.
+//   labs            every script of LIST (`PATH [--recut R]` a line) in one page,
+//                   index.html?labs=: one `LABHASH PATH [--recut R] HASH` line each (`ERROR:
+//                   LINE` for one the lab refuses): scripts/determinism's browser column.
 //   storage         progress.toml (level 2 unlocked) in localStorage before the load: the game
 //                   starts and the item is still there, not set aside as bad.
 //   storage-corrupt "not toml [" as progress.toml: after the load progress.toml.bad-1 holds it
 //                   and a console warning names progress.toml.
+//   record          index.html?record (level 1, playing): ~20 s of real keys (ArrowRight held,
+//                   Space tapped at irregular times, ArrowLeft now and then), Escape, q; the
+//                   page's window.ledgeRecording (OUT/record.lab) replayed natively
+//                   (target/debug/ledge lab FILE --summary, from the repository root) ends on
+//                   window.ledgeExitSummary.state_hash; > 600 ticks, press lines in it.
+//   gamepad         ?record with a fake standard pad behind navigator.getGamepads (d-pad right
+//                   ~3 s, A once, the left stick right 1 s), Escape, q: the recording has its
+//                   `pad connect`, `press right pad`, `press jump pad`, `axis X` lines, replays
+//                   natively to the page's state_hash, and the player moved right and jumped.
+//   hidden          ?record, 2 s of ArrowRight, then the tab hidden for 10 s (a visibilitychange
+//                   with document.hidden redefined, the page frozen over CDP: headless Chromium
+//                   cannot hide a tab for real), shown again: the game is paused (q quits) and
+//                   the summary's game time (ticks / 60) leaves the 10 s out (paused_s > 9).
+//   audio           index.html twice, every AudioContext kept by an init script: with
+//                   --autoplay-policy=no-user-gesture-required, after the first key one exists and
+//                   is "running"; with the default policy, #ledge-start shows and frames are
+//                   drawn before any key, a key hides it, no ledgeError. Prints the states.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
-// target/web-test (the screenshots and each check's console, NAME.console.txt).
+// target/web-test (the screenshots, the recordings NAME.lab and each check's console,
+// NAME.console.txt). record and gamepad need target/debug/ledge (cargo build).
 // Every check gets a fresh Chromium with a fresh --user-data-dir (so a fresh localStorage).
 
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -39,10 +66,11 @@ const root = resolve(here, '..', '..');
 const fromRoot = (p) => (isAbsolute(p) ? p : resolve(root, p));
 
 // --- arguments ----------------------------------------------------------------------------------
-const ALL = ['browser', 'start-webgl2', 'start-webgpu', 'lab', 'storage', 'storage-corrupt'];
-const usage = 'usage: node web/tests/run.mjs [CHECK...] [--dir DIR] [--out DIR] [--lab FILE.lab]... ' +
+const ALL = ['browser', 'start-webgl2', 'start-webgpu', 'lab', 'labs', 'storage', 'storage-corrupt', 'record',
+  'gamepad', 'hidden', 'audio'];
+const usage = 'usage: node web/tests/run.mjs [CHECK...] [--dir DIR] [--out DIR] [--lab FILE.lab]... [--labs LIST] ' +
   `[--expect FILE.json] [--chromium PATH]; checks: ${ALL.join(' ')}`;
-const opts = { dir: 'target/web', out: 'target/web-test', labs: [], expect: null,
+const opts = { dir: 'target/web', out: 'target/web-test', labs: [], list: null, expect: null,
   chromium: process.env.LEDGE_CHROMIUM || '/usr/bin/chromium', checks: [] };
 {
   const argv = process.argv.slice(2);
@@ -53,14 +81,18 @@ const opts = { dir: 'target/web', out: 'target/web-test', labs: [], expect: null
     if (a === '--dir') opts.dir = value();
     else if (a === '--out') opts.out = value();
     else if (a === '--lab') opts.labs.push(value());
+    else if (a === '--labs') opts.list = value();
     else if (a === '--expect') opts.expect = value();
     else if (a === '--chromium') opts.chromium = value();
     else if (a === '-h' || a === '--help') { console.log(usage); process.exit(0); }
     else if (ALL.includes(a)) opts.checks.push(a);
     else bad(`unknown argument ${a}`);
   }
-  if (opts.checks.length === 0) opts.checks = ALL.filter((c) => c !== 'lab' || opts.labs.length > 0);
+  if (opts.checks.length === 0) {
+    opts.checks = ALL.filter((c) => (c !== 'lab' || opts.labs.length > 0) && (c !== 'labs' || opts.list));
+  }
   if (opts.checks.includes('lab') && opts.labs.length === 0) bad('the lab check needs --lab FILE.lab');
+  if (opts.checks.includes('labs') && !opts.list) bad('the labs check needs --labs LIST');
 }
 const served = fromRoot(opts.dir);
 const out = fromRoot(opts.out);
@@ -99,6 +131,26 @@ if (opts.checks.includes('lab')) {
   if (existsSync(join(served, 'index.html'))) {
     mkdirSync(join(served, 'lab'), { recursive: true });
     for (const l of labs) copyFileSync(fromRoot(l.file), join(served, 'lab', `${l.name}.lab`));
+  }
+}
+
+// --- the batch of lab scripts (--labs LIST), served under labs/ ----------------------------------
+// LIST: one `PATH [--recut R]` a line (PATH relative to the repository root, or absolute).
+const batch = [];
+if (opts.checks.includes('labs')) {
+  const lines = readFileSync(fromRoot(opts.list), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const names = new Map();
+  for (const line of lines) {
+    const [file, recut] = line.split(' --recut ').map((x) => x.trim());
+    if (!existsSync(fromRoot(file))) { console.error(`run.mjs: --labs ${opts.list}: no lab script ${file}`); process.exit(2); }
+    if (!names.has(file)) names.set(file, `labs/${names.size}-${basename(file)}`);
+    batch.push({ file, recut: recut ?? null, url: names.get(file) });
+  }
+  if (existsSync(join(served, 'index.html'))) {
+    mkdirSync(join(served, 'labs'), { recursive: true });
+    for (const [file, url] of names) copyFileSync(fromRoot(file), join(served, url));
+    writeFileSync(join(served, 'labs', 'list.txt'),
+      batch.map((b) => `${b.url}${b.recut ? ` --recut ${b.recut}` : ''}\n`).join(''));
   }
 }
 
@@ -146,15 +198,15 @@ const ARGS = [
   '--enable-unsafe-webgpu',       // WebGPU (Dawn on SwiftShader's Vulkan)
 ];
 
-// withBrowser(name, fn): fn(page, log) in a fresh Chromium (fresh --user-data-dir, 1280x720),
-// its console kept in log (and written to OUT/NAME.console.txt).
-async function withBrowser(name, fn) {
+// withBrowser(name, fn, extraArgs): fn(page, log) in a fresh Chromium (fresh --user-data-dir,
+// 1280x720; ARGS and extraArgs), its console kept in log (and written to OUT/NAME.console.txt).
+async function withBrowser(name, fn, extraArgs = []) {
   const profile = mkdtempSync(join(tmpdir(), 'ledge-web-test-'));
   const log = [];
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: opts.chromium, headless: true, args: ARGS, ignoreDefaultArgs: [PLAYWRIGHT_FEATURES],
+      executablePath: opts.chromium, headless: true, args: [...ARGS, ...extraArgs], ignoreDefaultArgs: [PLAYWRIGHT_FEATURES],
       viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, timeout: 60_000,
     });
     const page = context.pages()[0] ?? await context.newPage();
@@ -192,8 +244,9 @@ async function framesOver(page, n, timeoutMs = 60_000) {
   return page.evaluate(() => window.ledgeFrames);
 }
 
-// The distinct colours of a PNG (8-bit RGB or RGBA, not interlaced: what Chromium writes).
-function pngColours(buf) {
+// A PNG's pixels as RGB (8-bit RGB or RGBA, not interlaced: what Chromium and Ledge write):
+// { width, height, rgb } with rgb a Buffer of width * height * 3 bytes.
+function decodePng(buf) {
   let at = 8, width = 0, height = 0, type = 0, depth = 0, interlace = 0;
   const idat = [];
   while (at < buf.length) {
@@ -210,7 +263,7 @@ function pngColours(buf) {
   const raw = inflateSync(Buffer.concat(idat));
   const stride = width * bpp;
   let prev = Buffer.alloc(stride);
-  const colours = new Set();
+  const rgb = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];
     const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
@@ -226,10 +279,42 @@ function pngColours(buf) {
       }
       line[x] = (line[x] + p) & 0xff;
     }
-    for (let x = 0; x < stride; x += bpp) colours.add((line[x] << 16) | (line[x + 1] << 8) | line[x + 2]);
+    for (let x = 0, o = y * width * 3; x < stride; x += bpp, o += 3) {
+      rgb[o] = line[x]; rgb[o + 1] = line[x + 1]; rgb[o + 2] = line[x + 2];
+    }
     prev = line;
   }
+  return { width, height, rgb };
+}
+
+// The distinct colours of a PNG.
+function pngColours(buf) {
+  const { rgb } = decodePng(buf);
+  const colours = new Set();
+  for (let o = 0; o < rgb.length; o += 3) colours.add((rgb[o] << 16) | (rgb[o + 1] << 8) | rgb[o + 2]);
   return colours.size;
+}
+
+// The fraction of pixels of `shot` (a PNG) that differ from the native golden image
+// tests/golden/NAME.png by more than tests/common/golden.rs's CHANNEL_TOLERANCE (24 of 255) in
+// a channel, leaving out the HUD's box in the top-left corner (its clock differs: the golden is
+// drawn at a fixed frame, the page at whatever time the keys reached the level).
+const GOLDEN_CHANNEL_TOLERANCE = 24;
+const GOLDEN_MAX_DIFFERENT = 0.002;  // as tests/common/golden.rs: 0.2 % of the pixels
+const HUD_BOX = { w: 260, h: 64 };
+function goldenDifference(shot, name) {
+  const a = decodePng(shot), b = decodePng(readFileSync(join(root, 'tests', 'golden', `${name}.png`)));
+  if (a.width !== b.width || a.height !== b.height) return { frac: 1, why: `${a.width}x${a.height} against ${b.width}x${b.height}` };
+  let different = 0, counted = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      if (x < HUD_BOX.w && y < HUD_BOX.h) continue;
+      counted++;
+      const o = (y * a.width + x) * 3;
+      if ([0, 1, 2].some((c) => Math.abs(a.rgb[o + c] - b.rgb[o + c]) > GOLDEN_CHANNEL_TOLERANCE)) different++;
+    }
+  }
+  return { frac: different / counted, why: `${different} of ${counted} pixels differ` };
 }
 
 // --- the checks ---------------------------------------------------------------------------------
@@ -272,7 +357,10 @@ async function browserCheck() {
 async function startCheck(name, query, backend) {
   needGame();
   return withBrowser(name, async (page) => {
+    const t0 = Date.now();
     await page.goto(`${origin}/index.html${query}`);
+    await framesOver(page, 0);
+    const firstFrameMs = Date.now() - t0;
     await framesOver(page, 30);
     const got = await page.evaluate(() => window.ledgeBackend);
     if (got !== backend) fail(`window.ledgeBackend = ${JSON.stringify(got)}, want "${backend}"`);
@@ -281,15 +369,24 @@ async function startCheck(name, query, backend) {
     await page.keyboard.press('Enter');
     await sleep(700);
     await page.keyboard.press('Enter');
-    await sleep(2500);
-    const before = await page.evaluate(() => window.ledgeFrames);
-    const after = await framesOver(page, before + 10, 10_000);
+    await sleep(1500);
+    const screen = await page.evaluate(() => window.ledgeScreen);
+    if (screen !== 'playing level1.tmx') fail(`window.ledgeScreen = ${JSON.stringify(screen)} after Enter, Enter`);
+    // The frame time on level 1 at 1280x720: frames presented over 5 s of wall time.
+    const f0 = await page.evaluate(() => window.ledgeFrames);
+    const t1 = Date.now();
+    await sleep(5000);
+    const f1 = await page.evaluate(() => window.ledgeFrames);
+    const frameMs = (Date.now() - t1) / Math.max(1, f1 - f0);
     if (!(await page.locator('#ledge-start').isHidden())) fail('#ledge-start still shows after a key');
     const png = join(out, `${name}.png`);
     const shot = await page.locator('#ledge').screenshot({ path: png });
     const colours = pngColours(shot);
     if (colours < MIN_COLOURS) fail(`the canvas looks blank: ${colours} colours (want >= ${MIN_COLOURS}), ${png}`);
-    return `${backend}, ${after} frames, ${colours} colours, ${png}`;
+    const golden = goldenDifference(shot, 'level1-start');
+    if (golden.frac > GOLDEN_MAX_DIFFERENT) fail(`${png} against tests/golden/level1-start.png: ${golden.why}`);
+    return `${backend}, first frame ${firstFrameMs} ms after the load began, level 1 at ${frameMs.toFixed(1)} ms a ` +
+      `frame (${f1 - f0} frames in 5 s), ${colours} colours, golden level1-start: ${golden.why}, ${png}`;
   });
 }
 
@@ -311,6 +408,32 @@ async function labCheck(lab) {
     console.log(`HASH ${lab.name} ${hash}`);
     if (!log.some((m) => m.type === 'log' && m.text.includes(hash))) fail('the report was not console.log-ged');
     if (lab.expect !== null && hash !== lab.expect) fail(`state_hash ${hash}, expected ${lab.expect}`);
+  });
+}
+
+// labs: every script of --labs LIST in one page (`?labs=`), one `LABHASH PATH [--recut R] HASH`
+// line each (`ERROR: line` for a script the lab refuses): scripts/determinism's browser column.
+async function labsCheck() {
+  needGame();
+  return withBrowser('labs', async (page) => {
+    await page.goto(`${origin}/index.html?labs=labs/list.txt`);
+    try {
+      await page.waitForFunction(() => window.ledgeLabReports !== undefined || window.ledgeError !== undefined,
+        null, { timeout: 600_000, polling: 250 });
+    } catch {
+      fail('no window.ledgeLabReports after 600 s');
+    }
+    const [reports, err] = await page.evaluate(() => [window.ledgeLabReports, window.ledgeError]);
+    if (err !== undefined) fail(`window.ledgeError: ${err}`);
+    if (!Array.isArray(reports) || reports.length !== batch.length) fail(`${reports?.length} reports for ${batch.length} runs`);
+    let errors = 0;
+    batch.forEach((b, i) => {
+      const r = reports[i];
+      const what = r.state_hash ?? `ERROR: ${r.error}`;
+      if (r.state_hash === undefined) errors++;
+      console.log(`LABHASH ${b.file}${b.recut ? ` --recut ${b.recut}` : ''} ${what}`);
+    });
+    return `${batch.length} runs, ${errors} refused`;
   });
 }
 
@@ -370,6 +493,280 @@ async function storageCorruptCheck() {
   });
 }
 
+// --- ?record: real play, quit, the native replay -------------------------------------------------
+const LEDGE = join(root, 'target', 'debug', 'ledge');
+
+function needLedge() {
+  if (!existsSync(LEDGE)) fail('no target/debug/ledge for the native replay (cargo build)');
+}
+
+// index.html?record (playing level 1 at once) with `init` run before the page's scripts; waits
+// for frames and focuses the canvas.
+async function startRecording(page, init) {
+  if (init) await page.addInitScript(init);
+  await page.goto(`${origin}/index.html?record`);
+  await framesOver(page, 30);
+  await page.locator('#ledge').focus();
+}
+
+// Escape (pause; skipped when `paused`), then q (quit while paused): window.ledgeExitSummary
+// and window.ledgeRecording.
+async function quit(page, paused = false) {
+  if (!paused) {
+    await page.keyboard.press('Escape');
+    await sleep(400);
+  }
+  await page.keyboard.press('q');
+  try {
+    await page.waitForFunction(() => (window.ledgeExitSummary !== undefined && window.ledgeRecording !== undefined)
+      || window.ledgeError !== undefined, null, { timeout: 15_000, polling: 100 });
+  } catch {
+    const [s, r] = await page.evaluate(() => [window.ledgeExitSummary !== undefined, window.ledgeRecording !== undefined]);
+    fail(`no window.ledgeExitSummary (${s}) / ledgeRecording (${r}) 15 s after Escape, q`);
+  }
+  const [summary, recording, err] = await page.evaluate(() => [window.ledgeExitSummary, window.ledgeRecording, window.ledgeError]);
+  if (err !== undefined) fail(`window.ledgeError: ${err}`);
+  if (typeof summary?.state_hash !== 'string' || !/^[0-9a-f]{16}$/.test(summary.state_hash)) {
+    fail(`ledgeExitSummary.state_hash is ${JSON.stringify(summary?.state_hash)}`);
+  }
+  if (typeof recording !== 'string') fail(`ledgeRecording is a ${typeof recording}`);
+  return { summary, recording };
+}
+
+// The recording written to OUT/NAME.lab and replayed natively (`target/debug/ledge lab FILE
+// --summary`, from the repository root: its `level assets/...` line resolves from there).
+function replay(name, recording) {
+  const file = join(out, `${name}.lab`);
+  writeFileSync(file, recording);
+  const r = spawnSync(LEDGE, ['lab', file, '--summary'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) fail(`ledge lab ${file} --summary: exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
+  try {
+    return { file, summary: JSON.parse(r.stdout).summary };
+  } catch {
+    fail(`ledge lab ${file} --summary printed no JSON: ${r.stdout.slice(0, 200)}`);
+  }
+}
+
+// The native replay must end on the page's state_hash.
+function sameHash(name, page, native) {
+  if (native.summary?.state_hash !== page.state_hash) {
+    fail(`the native replay of ${native.file} ends on ${native.summary?.state_hash}, the page on ${page.state_hash}` +
+      ` (ticks: replay ${native.summary?.ticks}, page ${page.ticks})`);
+  }
+}
+
+// A small fixed-seed generator: irregular, but the same timings every run.
+function prng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const between = (rand, lo, hi) => Math.round(lo + rand() * (hi - lo));
+
+async function recordCheck() {
+  needGame();
+  needLedge();
+  return withBrowser('record', async (page) => {
+    await startRecording(page);
+    // ~20 s of the default keys (src/save/settings.rs): hold ArrowRight, tap Space at irregular
+    // intervals and for irregular lengths, now and then ArrowLeft for a moment instead.
+    const rand = prng(19);
+    const t0 = Date.now();
+    await page.keyboard.down('ArrowRight');
+    while (Date.now() - t0 < 20_000) {
+      await sleep(between(rand, 120, 900));
+      if (rand() < 0.15) {
+        await page.keyboard.up('ArrowRight');
+        await page.keyboard.down('ArrowLeft');
+        await sleep(between(rand, 200, 700));
+        await page.keyboard.up('ArrowLeft');
+        await page.keyboard.down('ArrowRight');
+      } else {
+        await page.keyboard.down('Space');
+        await sleep(between(rand, 40, 350));
+        await page.keyboard.up('Space');
+      }
+    }
+    await page.keyboard.up('ArrowRight');
+    const { summary, recording } = await quit(page);
+    const presses = recording.split('\n').filter((l) => /^press /.test(l)).length;
+    const native = replay('record', recording);
+    sameHash('record', summary, native);
+    if (presses < 10) fail(`only ${presses} press lines in ${native.file}`);
+    if (!(summary.ticks > 600)) fail(`${summary.ticks} ticks (want > 600)`);
+    return `state_hash ${summary.state_hash} native = page, ${summary.ticks} ticks, ${presses} presses, ` +
+      `${summary.jumps} jumps, ${summary.respawns} respawns, ${native.file}`;
+  });
+}
+
+// A fake standard-mapping pad behind navigator.getGamepads (gilrs-core's wasm backend polls
+// getGamepads() every event-loop iteration and reads id, index, mapping, buttons[i].pressed and
+// .value, axes; it needs no gamepadconnected event). window.ledgeTestPad.set(button, pressed)
+// and .axis(i, v) change it.
+const FAKE_PAD = () => {
+  const pad = {
+    id: 'Ledge test pad (STANDARD GAMEPAD Vendor: 1ed6 Product: 0001)', index: 0, connected: true,
+    mapping: 'standard', timestamp: 0, vibrationActuator: null,
+    buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })),
+    axes: [0, 0, 0, 0],
+  };
+  const touch = () => { pad.timestamp = performance.now(); };
+  window.ledgeTestPad = {
+    polls: 0,
+    set(i, pressed) { pad.buttons[i] = { pressed, touched: pressed, value: pressed ? 1 : 0 }; touch(); },
+    axis(i, v) { pad.axes[i] = v; touch(); },
+  };
+  const getGamepads = function () { window.ledgeTestPad.polls++; return [pad, null, null, null]; };
+  Object.defineProperty(Navigator.prototype, 'getGamepads', { value: getGamepads, configurable: true, writable: true });
+  window.addEventListener('load', () => {
+    touch();
+    const e = new Event('gamepadconnected');
+    e.gamepad = pad;
+    window.dispatchEvent(e);
+  });
+};
+
+async function gamepadCheck() {
+  needGame();
+  needLedge();
+  return withBrowser('gamepad', async (page) => {
+    await startRecording(page, FAKE_PAD);
+    await sleep(500);
+    const pad = (f, ...a) => page.evaluate(([f, a]) => window.ledgeTestPad[f](...a), [f, a]);
+    await pad('set', 15, true);      // d-pad right, ~3 s
+    await sleep(1500);
+    await pad('set', 0, true);       // A (South): jump
+    await sleep(250);
+    await pad('set', 0, false);
+    await sleep(1250);
+    await pad('set', 15, false);
+    await pad('axis', 0, 1);         // the left stick right, 1 s
+    await sleep(1000);
+    await pad('axis', 0, 0);
+    await sleep(300);
+    const polls = await page.evaluate(() => window.ledgeTestPad.polls);
+    if (polls === 0) fail('navigator.getGamepads() was never called');
+    const { summary, recording } = await quit(page);
+    const lines = recording.split('\n');
+    const want = ['pad connect', 'press right pad', 'release right pad', 'press jump pad', 'axis X 1.0'];
+    const missing = want.filter((w) => !lines.some((l) => l.startsWith(w)));
+    if (missing.length) fail(`no ${missing.map((m) => JSON.stringify(m)).join(', ')} line in the recording (OUT/gamepad.lab)`);
+    const native = replay('gamepad', recording);
+    sameHash('gamepad', summary, native);
+    if (!(summary.player_x > summary.start_x + 100)) fail(`the player did not move right: x ${summary.player_x}, spawn ${summary.start_x}`);
+    if (!(summary.jumps >= 1)) fail(`${summary.jumps} jumps after A`);
+    return `${polls} getGamepads() polls, x ${summary.start_x} -> ${summary.player_x.toFixed(1)}, ${summary.jumps} jumps, ` +
+      `state_hash ${summary.state_hash} native = page`;
+  });
+}
+
+// Hiding the tab. Headless Chromium 156 has no way to make document.hidden true for real
+// (Page.bringToFront of another tab, Browser.setWindowBounds minimized and
+// Page.setWebLifecycleState leave visibilityState "visible", headless or headful under Xvfb), so:
+// document.hidden / visibilityState are redefined and a visibilitychange dispatched (what the
+// game and winit read), and for the 10 s hidden the page is frozen (CDP
+// Page.setWebLifecycleState "frozen": no requestAnimationFrame, no timers, as a hidden tab's
+// throttled ones), then made active and visible again.
+async function setHidden(page, hidden) {
+  await page.evaluate((hidden) => {
+    const state = hidden ? 'hidden' : 'visible';
+    Object.defineProperty(document, 'hidden', { get: () => hidden, configurable: true });
+    Object.defineProperty(document, 'visibilityState', { get: () => state, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+async function hiddenCheck() {
+  needGame();
+  return withBrowser('hidden', async (page, log) => {
+    await startRecording(page);
+    await page.keyboard.down('ArrowRight');
+    await sleep(2000);
+    await page.keyboard.up('ArrowRight');
+    await setHidden(page, true);
+    await sleep(200);
+    const cdp = await page.context().newCDPSession(page);
+    const f0 = await page.evaluate(() => window.ledgeFrames);
+    await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+    await sleep(10_000);
+    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    await setHidden(page, false);
+    const f1 = await page.evaluate(() => window.ledgeFrames);
+    await sleep(1000);
+    await framesOver(page, f1, 10_000);  // still drawing (the pause screen)
+    if (!log.some((m) => m.text.includes('tab hidden: paused'))) fail('no "tab hidden: paused" in the console');
+    // Paused: q quits at once (while playing it would do nothing).
+    const { summary } = await quit(page, true);
+    const game = summary.ticks / 60;
+    const played = summary.wall_s - summary.paused_s;
+    // The game time is the time played (not paused), and the 10 s hidden are not in it.
+    if (!(game < summary.wall_s - 8 && game < played + 0.5)) {
+      fail(`${summary.ticks} ticks (${game.toFixed(2)} s) simulated in ${summary.wall_s.toFixed(2)} s wall ` +
+        `(${played.toFixed(2)} s played), 10 s of it hidden`);
+    }
+    if (!(summary.paused_s > 9)) fail(`paused_s ${summary.paused_s} (want > 9: the hidden 10 s)`);
+    return `${summary.ticks} ticks = ${game.toFixed(2)} s game time, wall_s ${summary.wall_s.toFixed(2)}, ` +
+      `paused_s ${summary.paused_s.toFixed(2)}, played ${played.toFixed(2)} s; ${f1 - f0} frames while frozen`;
+  });
+}
+
+// --- sound ----------------------------------------------------------------------------------------
+// Keeps every AudioContext the page makes in window.ledgeTestAudio (wasm-bindgen's glue looks
+// up the global AudioContext at each `new`).
+const HOOK_AUDIO = () => {
+  window.ledgeTestAudio = [];
+  for (const name of ['AudioContext', 'webkitAudioContext']) {
+    const Orig = window[name];
+    if (typeof Orig !== 'function') continue;
+    window[name] = class extends Orig {
+      constructor(...args) {
+        super(...args);
+        window.ledgeTestAudio.push(this);
+      }
+    };
+  }
+};
+const audioStates = (page) => page.evaluate(() => window.ledgeTestAudio.map((c) => c.state));
+
+// One run of the audio check: frames before any key (with #ledge-start showing), then a key;
+// the AudioContext states before and after (a second after the key, or once all run).
+async function audioRun(name, extraArgs) {
+  return withBrowser(name, async (page) => {
+    await page.addInitScript(HOOK_AUDIO);
+    await page.goto(`${origin}/index.html`);
+    const f0 = await framesOver(page, 30);
+    await framesOver(page, f0 + 10, 10_000);
+    if (await page.locator('#ledge-start').isHidden()) fail('#ledge-start is hidden before any key');
+    const before = await audioStates(page);
+    await page.locator('#ledge').focus();
+    await page.keyboard.press('ArrowDown');  // on the title: any key, no level started
+    try {
+      await page.waitForFunction(() => window.ledgeTestAudio.length > 0
+        && window.ledgeTestAudio.every((c) => c.state === 'running'), null, { timeout: 5_000, polling: 100 });
+    } catch { /* the states are reported below */ }
+    const f1 = await page.evaluate(() => window.ledgeFrames);
+    await framesOver(page, f1 + 10, 10_000);
+    if (!(await page.locator('#ledge-start').isHidden())) fail('#ledge-start still shows after a key');
+    const err = await page.evaluate(() => window.ledgeError);
+    if (err !== undefined) fail(`window.ledgeError: ${err}`);
+    return { before, after: await audioStates(page) };
+  }, extraArgs);
+}
+
+async function audioCheck() {
+  needGame();
+  const show = (s) => `[${s.join(', ')}]`;
+  const a = await audioRun('audio-autoplay', ['--autoplay-policy=no-user-gesture-required']);
+  if (a.after.length === 0) fail('autoplay allowed: no AudioContext after the first key');
+  if (!a.after.every((s) => s === 'running')) fail(`autoplay allowed: AudioContext states after the first key ${show(a.after)}`);
+  const b = await audioRun('audio', []);
+  return `AudioContexts before/after the first key: autoplay allowed ${show(a.before)} -> ${show(a.after)}, ` +
+    `default policy ${show(b.before)} -> ${show(b.after)}`;
+}
+
 // --- run ----------------------------------------------------------------------------------------
 const runs = [];
 for (const c of opts.checks) {
@@ -377,8 +774,13 @@ for (const c of opts.checks) {
   if (c === 'start-webgl2') runs.push([c, () => startCheck(c, '?backend=webgl2', 'WebGL2')]);
   if (c === 'start-webgpu') runs.push([c, () => startCheck(c, '', 'WebGPU')]);
   if (c === 'lab') for (const l of labs) runs.push([`lab ${l.name}`, () => labCheck(l)]);
+  if (c === 'labs') runs.push([c, labsCheck]);
   if (c === 'storage') runs.push([c, storageCheck]);
   if (c === 'storage-corrupt') runs.push([c, storageCorruptCheck]);
+  if (c === 'record') runs.push([c, recordCheck]);
+  if (c === 'gamepad') runs.push([c, gamepadCheck]);
+  if (c === 'hidden') runs.push([c, hiddenCheck]);
+  if (c === 'audio') runs.push([c, audioCheck]);
 }
 let passed = 0, failed = 0;
 for (const [name, fn] of runs) {

@@ -30,6 +30,9 @@ pub async fn start() -> anyhow::Result<()> {
     if let Some(url) = &query.lab {
         return run_lab(url).await;
     }
+    if let Some(list) = &query.labs {
+        return run_labs(list).await;
+    }
     let (save, warnings) = crate::save::Store::open(None);
     for w in warnings {
         log::warn!("ledge: warning: {w}");
@@ -69,6 +72,59 @@ async fn run_lab(url: &str) -> anyhow::Result<()> {
             let line = e.to_string();
             page::set_global("ledgeLabError", &line.as_str().into());
             Err(anyhow::anyhow!(line))
+        }
+    }
+}
+
+/// `?labs=LIST`: every script the list names (`SCRIPT_URL [--recut R]` a line, relative to the
+/// page; blank lines and `#` comments skipped) run as `ledge lab SCRIPT --summary [--recut R]`;
+/// `window.ledgeLabReports` is then an array of `{"script", "recut", "state_hash"}`, or
+/// `"error"` (the lab's one line) in place of the hash for a script the lab refuses.
+async fn run_labs(list: &str) -> anyhow::Result<()> {
+    let text = fetch::text(list).await?;
+    let mut runs = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let (script, recut) = match line.split_once(" --recut ") {
+            Some((s, r)) => (s.trim(), Some(r.trim())),
+            None => (line, None),
+        };
+        runs.push((script, recut));
+    }
+    let mut scripts: Vec<&str> = runs.iter().map(|(s, _)| *s).collect();
+    scripts.dedup();
+    fetch::all(&scripts).await?;
+    let mut out = Vec::new();
+    for (script, recut) in runs {
+        let result = run_one(script, recut);
+        let mut row = serde_json::json!({ "script": script, "recut": recut });
+        match result {
+            Ok(report) => row["state_hash"] = report.summary.state_hash.into(),
+            Err(line) => row["error"] = line.into(),
+        }
+        out.push(row);
+    }
+    log::info!("ledge: {} lab runs from {list}", out.len());
+    page::set_global_json("ledgeLabReports", &serde_json::Value::Array(out).to_string());
+    Ok(())
+}
+
+/// One fetched script run (`--summary`, re-cut by `recut` when given); the lab's one line when
+/// it refuses.
+fn run_one(script: &str, recut: Option<&str>) -> Result<crate::lab::report::Report, String> {
+    let path = Path::new(script);
+    let text = crate::read_limit::read_text_at_most(path, crate::lab::script::MAX_SCRIPT_BYTES)
+        .map_err(|e| format!("{script}: {e}"))?;
+    let opts = crate::lab::LabOptions {
+        script_name: script.to_owned(),
+        script_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        summary_only: true,
+        force: false,
+    };
+    match recut {
+        None => crate::lab::run_script(&text, &opts).map_err(|e| e.to_string()),
+        Some(r) => {
+            let recut: crate::lab::recut::Recut = r.parse().map_err(|e| format!("--recut {r}: {e}"))?;
+            crate::lab::recut::run_recut(&text, &opts, recut, &mut |_, _| Ok(())).map_err(|e| e.to_string())
         }
     }
 }

@@ -47,10 +47,27 @@ pub async fn bytes(url: &str) -> anyhow::Result<Vec<u8>> {
 /// # Errors
 /// The manifest or one of its files cannot be fetched (the first such, one line).
 pub async fn assets(manifest: &str) -> anyhow::Result<()> {
-    let list = String::from_utf8(bytes(manifest).await?)
-        .map_err(|_| anyhow::anyhow!("{manifest}: is not UTF-8 text"))?;
+    let list = text(manifest).await?;
     let paths: Vec<&str> =
         list.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    all(&paths).await?;
+    log::info!("ledge: {} files fetched from {manifest}", paths.len());
+    Ok(())
+}
+
+/// The text file at `url`.
+///
+/// # Errors
+/// As [`bytes`], or it is not UTF-8.
+pub async fn text(url: &str) -> anyhow::Result<String> {
+    String::from_utf8(bytes(url).await?).map_err(|_| anyhow::anyhow!("{url}: is not UTF-8 text"))
+}
+
+/// Every file in `paths` (relative to the page), fetched at once and installed under its path.
+///
+/// # Errors
+/// One of them cannot be fetched (the first such, one line).
+pub async fn all(paths: &[&str]) -> anyhow::Result<()> {
     // Every request at once (Promise.all), each its own future; the first failure wins.
     let promises: js_sys::Array = paths
         .iter()
@@ -62,13 +79,12 @@ pub async fn assets(manifest: &str) -> anyhow::Result<()> {
             })
         })
         .collect();
-    let all = JsFuture::from(js_sys::Promise::all(&promises)).await.map_err(|e| {
-        anyhow::anyhow!(e.as_string().unwrap_or_else(|| format!("{manifest}: a file failed")))
-    })?;
+    let all = JsFuture::from(js_sys::Promise::all(&promises))
+        .await
+        .map_err(|e| anyhow::anyhow!(e.as_string().unwrap_or_else(|| "a file failed to fetch".to_owned())))?;
     let all: js_sys::Array = all.unchecked_into();
     for (p, v) in paths.iter().zip(all.iter()) {
         crate::preloaded::install(Path::new(p), js_sys::Uint8Array::new(&v).to_vec());
     }
-    log::info!("ledge: {} files fetched from {manifest}", paths.len());
     Ok(())
 }

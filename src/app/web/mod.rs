@@ -8,7 +8,9 @@
 //! - `?lab=URL` fetches a lab script (relative to the page), runs it headless on this build
 //!   (`ledge lab SCRIPT --summary`), logs the report and sets `window.ledgeLabReport` to it; a
 //!   `level assets/levels/…` line finds the shipped level, as natively from the project root.
-//!   A script the lab refuses sets `window.ledgeLabError` to its one line.
+//!   A script the lab refuses sets `window.ledgeLabError` to its one line. `?labs=LIST` runs
+//!   every script a list names into `window.ledgeLabReports` (`scripts/determinism`'s browser
+//!   column).
 //! - Otherwise the game (`crate::app::run_in_page`): saved data in `localStorage`
 //!   ([`crate::save::disk`]); `?record` keeps the session as a lab script (`--record`);
 //!   `?backend=webgl2` leaves WebGPU out.

@@ -7,6 +7,9 @@
 pub struct Query {
     /// `?lab=URL`: run this lab script instead of the game.
     pub lab: Option<String>,
+    /// `?labs=URL`: run every lab script this list names (one `SCRIPT_URL [--recut R]` a line)
+    /// instead of the game: `scripts/determinism`'s browser column.
+    pub labs: Option<String>,
     /// `?record`: keep the session as a lab script.
     pub record: bool,
     /// `?backend=webgl2`: no WebGPU.
@@ -27,6 +30,8 @@ impl Query {
             match key {
                 "lab" if !value.is_empty() => q.lab = Some(value),
                 "lab" => return Err("?lab= needs the URL of a lab script".to_owned()),
+                "labs" if !value.is_empty() => q.labs = Some(value),
+                "labs" => return Err("?labs= needs the URL of a list of lab scripts".to_owned()),
                 "record" => q.record = true,
                 "backend" => match value.as_str() {
                     "webgl2" => q.webgl2_only = true,
@@ -84,6 +89,7 @@ mod tests {
     #[test]
     fn query() {
         assert_eq!(Query::parse("").unwrap(), Query::default());
+        assert_eq!(Query::parse("?labs=list.txt").unwrap().labs.as_deref(), Some("list.txt"));
         let q = Query::parse("?lab=lab/a%20b.lab&record&backend=webgl2").unwrap();
         assert_eq!(q.lab.as_deref(), Some("lab/a b.lab"));
         assert!(q.record && q.webgl2_only);

@@ -46,6 +46,13 @@
 //!
 //! On exit [`run`] prints one summary line to stdout (and the same as JSON with `--stats`,
 //! plus `paused_s`).
+//!
+//! # In a browser
+//!
+//! Built for wasm32-unknown-unknown, the same `App` runs in a page: [`web`] fetches the page's
+//! files and starts it (`start.rs`'s `run_in_page`, winit's `spawn_app`); `page.rs` has what
+//! differs there (the GPU opened off the event loop, sound on the first gesture, a hidden tab
+//! pausing, what the page reads from `window`).
 
 use crate::audio::Audio;
 use crate::game_loop::Loop;

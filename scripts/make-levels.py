@@ -27,7 +27,7 @@ hills, forest, caves, tower or dusk; SKIES below for levels 1-3).
 Entities: a level may list entity objects beside its drawing (a third item, a list made with
 the helpers `platform`, `crumble`, `spring`, `saw`, `walker` below, in tile units: column,
 row, width in tiles). Each becomes an object in the `objects` layer with its class and the
-custom properties that src/level/tiled_entities.rs reads (README "Editing levels"): a
+custom properties that src/level/tiled_entities.rs reads (docs/levels.md "Moving things"): a
 platform is a rectangle (its w x h), with `to` (string "X2,Y2", pixels: its box's top-left at
 the other end), `speed`, `wait` (float) and `oneway` (bool); a crumble a rectangle 16 px high
 with `delay`, `back`; a spring, saw or walker a point at its box's top-left, with `speed`
@@ -41,7 +41,7 @@ spawn, checkpoints and goal; the entities show in `cargo run --example level_sho
 The game plays level1, level2, ... in order (the next one is `levelN+1.tmx` beside the
 current). Each level has a finishing run, tests/levels/NAME.lab, found by examples/solve and
 replayed by tests/level_runs.rs: after changing a level, remake its run with the command in
-that file's header (and the README pictures with `cargo run --example level_shots`).
+that file's header (and the pictures in docs/ with `cargo run --example level_shots`).
 """
 
 import argparse
@@ -113,7 +113,7 @@ def walker(col, row, speed=None):
     return ("walker", col * TILE, row * TILE, 0, 0, _props(speed=speed))
 
 
-# Each level's backdrop, the map property `sky` (src/level/mod.rs Sky; README "Editing levels"):
+# Each level's backdrop, the map property `sky` (src/level/mod.rs Sky; docs/levels.md "Skies"):
 # levels 1-3 here, the others as SKY in scripts/levels/levelN.py.
 SKIES = {"level1": "hills", "level2": "forest", "level3": "dusk"}
 KNOWN_SKIES = ("hills", "forest", "caves", "tower", "dusk")

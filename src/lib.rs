@@ -1,7 +1,7 @@
 //! Ledge: a 2D platformer whose jump is the same on every screen.
 //!
 //! Clock: this root only declares modules; each module's `//!` names the clock it runs on
-//! (event loop, fixed tick, render frame). See README.md "Architecture".
+//! (event loop, fixed tick, render frame). See docs/architecture.md.
 //!
 //! The `game` feature (on by default) adds the window and GPU layers, `render` and `app`, and
 //! input's keyboard and gamepad adapters, and `audio` (kira); without it the crate links no wgpu,

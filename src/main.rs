@@ -74,7 +74,8 @@ struct PlayArgs {
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
     /// Game-speed assist, percent: 50, 60, 70, 80, 90 or 100 (the physics does not change;
-    /// - and = change it in play).
+    /// the - and = keys change it in play). Default: the settings file's `display.game_speed`
+    /// (100); the flag is not saved.
     #[arg(long, value_name = "PCT")]
     game_speed: Option<String>,
     /// Play a recording (`--record`, a saved ghost, any lab script) as a translucent ghost on
@@ -174,8 +175,9 @@ fn main() -> ExitCode {
                 eprintln!("ledge: warning: {w}");
             }
             let display = &save.settings().display;
+            // The flag wins for this run and is not saved (as --vsync and --fps-cap).
             let game_speed = match cli.game_speed.as_deref().map(ledge::time::GameSpeed::from_percent_text) {
-                None => ledge::time::GameSpeed::FULL,
+                None => display.game_speed,
                 Some(Ok(s)) => s,
                 Some(Err(e)) => {
                     eprintln!("ledge: --game-speed {e}");

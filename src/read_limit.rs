@@ -1,7 +1,7 @@
 //! Reading a file or stream whole, but never more than a stated number of bytes: every file
 //! Ledge is handed (a level, a script, a recording, a ghost, a save, a tuning file) goes through
 //! here, so a huge or endless input (`/dev/zero`, a 10 GB file named `.lab`) is refused with
-//! one line instead of filling memory. README "Limits" lists each limit.
+//! one line instead of filling memory. docs/levels.md "Limits" lists each limit.
 //!
 //! Clock: none.
 

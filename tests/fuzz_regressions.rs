@@ -3,7 +3,7 @@
 //! replay as its fuzz target (`fuzz/src/replay/`, included here as it is) and must load, or be
 //! refused with one line naming the file — never panic — while holding at most
 //! `replay::HEAP_LIMIT` bytes of heap at any moment (counted by this binary's allocator).
-//! scripts/fuzz writes new findings there; README "Fuzzing" says what each was.
+//! scripts/fuzz writes new findings there; docs/testing.md "Fuzzing" says what each was.
 
 #[path = "../fuzz/src/replay/mod.rs"]
 mod replay;

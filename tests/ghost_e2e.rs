@@ -8,7 +8,7 @@
 //! the kept ghost.
 //!
 //! `LEDGE_E2E_SHOT_DIR=DIR cargo test --test ghost_e2e` keeps `ghost.png` (the player and the
-//! ghost) and `splits.png` (the end screen), cut to the window (the README's pictures).
+//! ghost) and `splits.png` (the end screen), cut to the window (docs/playing.md's pictures).
 //!
 //! Clock: wall time (real processes, real sleeps).
 

@@ -1,4 +1,4 @@
-//! Files that cannot hurt the game, through the built binary (README "Limits"):
+//! Files that cannot hurt the game, through the built binary (docs/levels.md "Limits"):
 //!
 //! - `a_layer_bomb_is_refused_with_one_line_and_a_bounded_peak`: a 20x12 map whose Base64 tile
 //!   layer inflates to 1 GiB of zeros (zlib, gzip, zstd; the zlib one is the 1.4 MB file that
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 /// The most KiB a bomb may add to the peak resident size of `ledge lab` on a good map of the
-/// same size: 64 MiB (issue #20's bound). Measured: README "Limits".
+/// same size: 64 MiB (issue #20's bound). Measured: docs/speed.md.
 const PEAK_MARGIN_KB: u64 = 64 * 1024;
 
 /// What the bomb inflates to: 1 GiB.

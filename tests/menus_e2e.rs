@@ -4,24 +4,29 @@
 //! 1. `ledge` with no level opens the title, whose background moves (two screenshots differ);
 //!    Enter opens the level select, Enter starts level 1; `scripts/xdo-play-lab.py` plays
 //!    level 1's recorded script into it to the goal (the game goes on to level 2); Esc opens
-//!    the pause menu, Down Down Enter the settings, the keyboard's jump row is rebound to J;
-//!    Esc Esc back to the game, Esc, Q quits. `settings.toml` now binds jump to J alone and
-//!    `progress.toml` has level 1's record.
+//!    the pause menu, Down Down Enter the settings, the game speed is stepped down to 90 % and
+//!    the keyboard's jump row is rebound to J; Esc Esc back to the game, Esc, Q quits.
+//!    `settings.toml` now binds jump to J alone and has `game_speed = 90`, and `progress.toml`
+//!    has level 1's record.
 //! 2. Started again: Enter, Enter starts level 2 (the level select opens on the last level
 //!    unlocked: the player stands at level 2's spawn), Space no longer jumps, J does (one jump
-//!    in `--stats`); vsync switched off in the settings applies at once (`present_mode`
-//!    Immediate in `--stats`) and is saved.
+//!    in `--stats`); the game runs at the saved 90 % (`game_speed` in `--stats`); vsync switched
+//!    off in the settings applies at once (`present_mode` Immediate in `--stats`) and is saved,
+//!    the game speed with it.
+//! 3. `--game-speed 60` wins over the saved speed for its run (`game_speed` 60 in `--stats`)
+//!    and is not saved: `settings.toml` still says 90.
 //!
-//! Real-time play is not tick-exact (README "Levels"), so the first run gets three attempts.
+//! Real-time play is not tick-exact (docs/testing.md "Real-time play"), so the first run gets
+//! three attempts.
 //! `LEDGE_MENU_SHOTS=DIR` keeps the screenshots of the title, the level select (run 2, level 1
 //! finished), the pause menu, the settings and the rebinding prompt in DIR (`docs/` holds them:
-//! the README's "Menus" section; the end screen's is `scripts/xdo-playthrough`'s).
+//! docs/playing.md "Menus"; the end screen's is `scripts/xdo-playthrough`'s).
 //!
 //! Clock: wall time (real processes, real sleeps).
 
 mod common;
 
-use common::exit::{exit_ok, stat, summary_line};
+use common::exit::{exit_ok, exit_stats, stat, summary_line};
 use common::images::{read_rgb, save_png};
 use common::root;
 use common::scratch::Scratch;
@@ -37,7 +42,7 @@ fn sleep(ms: u64) {
     thread::sleep(Duration::from_millis(ms));
 }
 
-/// The screenshots `LEDGE_MENU_SHOTS` keeps (the README shows them; the others are checks).
+/// The screenshots `LEDGE_MENU_SHOTS` keeps (docs/playing.md shows them; the others are checks).
 const KEPT: [&str; 5] = ["title", "level-select", "pause", "settings", "rebind"];
 
 /// Screenshots of the game's 1280x720 window (the top-left of the 1280x800 screen).
@@ -101,7 +106,8 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     sleep(600);
     shots.take(x, "level-select-new");
     x.xdo(&["key", "Return"]);
-    // Level 1 from rest, in a 640x360 window (keys are stamped on arrival there; README).
+    // Level 1 from rest, in a 640x360 window (keys are stamped on arrival there;
+    // docs/playing.md "Flags").
     x.xdo(&["windowsize", "--sync", &win, "640", "360"]);
     sleep(500);
     let (status, out, err) = common::proc::run_tool(
@@ -121,9 +127,15 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     x.xdo(&["key", "Down", "Down", "Return"]);
     sleep(600);
     shots.take(x, "settings");
-    // The keyboard's jump row: the 16th (3 volumes, reduced motion, screen shake, flashes,
-    // visual effects, 3 more display rows, game speed, then left, right, up, down).
-    for _ in 0..15 {
+    // The game speed: the 11th row (3 volumes, reduced motion, screen shake, flashes, visual
+    // effects, vsync, fullscreen, frame cap); Left steps it down to 90 %, saved at once.
+    for _ in 0..10 {
+        x.xdo(&["key", "Down"]);
+    }
+    x.xdo(&["key", "Left"]);
+    sleep(300);
+    // The keyboard's jump row: the 16th (after the game speed, left, right, up, down).
+    for _ in 0..5 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);
@@ -139,6 +151,8 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     let (s, ctx) = quit(x, game, &stats);
     let settings = fs::read_to_string(save.join("settings.toml")).unwrap();
     assert!(settings.contains("jump = [\"KeyJ\"]"), "the rebinding is saved:\n{settings}{ctx}");
+    assert!(settings.contains("\ngame_speed = 90\n"), "the game speed is saved:\n{settings}{ctx}");
+    assert_eq!(stat(&s, "game_speed"), 90.0, "the menu's speed applied at once{ctx}");
     let done = stat(&s, "levels_completed") >= 1.0;
     eprintln!("first run: levels_completed {}{}", stat(&s, "levels_completed"), if done { "" } else { &ctx });
     done
@@ -196,12 +210,27 @@ fn title_level_select_pause_settings_rebind_and_saved_progress() {
     let (s, ctx) = quit(&x, game, &stats);
     assert_eq!(stat(&s, "jumps"), 1.0, "J jumps, Space no longer does{ctx}");
     assert_eq!(s["present_mode"].as_str(), Some("Immediate"), "vsync off applied at once{ctx}");
+    assert_eq!(stat(&s, "game_speed"), 90.0, "the saved game speed survives a restart{ctx}");
     let settings = fs::read_to_string(save.join("settings.toml")).unwrap();
-    assert!(settings.contains("vsync = false") && settings.contains("jump = [\"KeyJ\"]"), "{settings}");
+    assert!(
+        settings.contains("vsync = false")
+            && settings.contains("jump = [\"KeyJ\"]")
+            && settings.contains("\ngame_speed = 90\n"),
+        "{settings}"
+    );
     let level2 = ledge::level::tiled_map::load_tmx(&root().join("assets/levels/level2.tmx")).unwrap();
     assert_eq!(
         (stat(&s, "player_x"), stat(&s, "player_y")),
         (level2.spawn.x, level2.spawn.y),
         "level 2 was started (the select opens on the last level unlocked){ctx}"
     );
+
+    // Run 3: `--game-speed` wins over the saved speed for its run, and is not saved.
+    let stats = scratch.path("stats3.json");
+    let args = ["--save-dir", save.to_str().unwrap(), "--game-speed", "60", "--exit-after", "1"];
+    let game = x.game(&scratch, &[&args[..], &["--stats", stats.to_str().unwrap()]].concat());
+    let (s, ctx) = exit_stats(game, &stats);
+    assert_eq!(stat(&s, "game_speed"), 60.0, "the flag's speed for this run{ctx}");
+    let settings = fs::read_to_string(save.join("settings.toml")).unwrap();
+    assert!(settings.contains("\ngame_speed = 90\n"), "the flag is not saved:\n{settings}{ctx}");
 }

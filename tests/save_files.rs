@@ -10,6 +10,9 @@
 //! - a settings file from before the cosmetic keys (`screen_shake`, `flashes`,
 //!   `visual_effects`) loads with their defaults and no warning, and is not rewritten; a bad
 //!   `screen_shake` word is a bad file like any other;
+//! - the game speed (`display.game_speed`) is read back as saved; a file without it is at full
+//!   speed, quietly; a speed that is not 50, 60, 70, 80, 90 or 100 is a bad file like any other
+//!   (one warning, kept aside, defaults);
 //! - a save folder that cannot be created (a path under a regular file): one warning, no
 //!   saving, no panic;
 //! - a read-only save folder with good files in it: one warning, the files still read, nothing
@@ -196,6 +199,33 @@ fn an_old_settings_file_loads_quietly_and_a_bad_shake_word_is_a_bad_file() {
     assert!(line.contains("has a bad value") && line.contains("screen_shake = \"wild\""), "{line}");
     assert!(line.contains("settings.toml.bad-1"), "{line}");
     assert_eq!(store.settings(), &Settings::default(), "safe defaults");
+    assert_eq!(fs::read_to_string(dir.join("settings.toml.bad-1")).unwrap(), bad, "kept as it was");
+}
+
+#[test]
+fn the_game_speed_is_read_back_and_a_bad_one_is_a_bad_file() {
+    let scratch = Scratch::new("game-speed");
+    let dir = scratch.path("save");
+    good_save(&dir);
+    let path = dir.join("settings.toml");
+    let mut slow = custom_settings();
+    slow.display.game_speed = ledge::time::GameSpeed::from_percent(70).unwrap();
+    fs::write(&path, slow.to_text()).unwrap();
+    let (store, warnings) = Store::open(Some(&dir));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(store.settings().display.game_speed.percent(), 70);
+
+    let bad = slow.to_text().replace("game_speed = 70", "game_speed = 75");
+    fs::write(&path, &bad).unwrap();
+    let (store, warnings) = Store::open(Some(&dir));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let line = warnings[0].to_string();
+    assert!(
+        line.contains("game_speed = 75: must be 50, 60, 70, 80, 90 or 100 (percent)")
+            && line.contains("settings.toml.bad-1"),
+        "{line}"
+    );
+    assert_eq!(store.settings(), &Settings::default(), "safe defaults: full speed");
     assert_eq!(fs::read_to_string(dir.join("settings.toml.bad-1")).unwrap(), bad, "kept as it was");
 }
 

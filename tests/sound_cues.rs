@@ -1,6 +1,6 @@
-//! Sound cues on the fixed tick (`ledge::sim::cues`, README "Sound"): a frame that runs three
-//! catch-up ticks reports each tick's cue once, in its own tick; rewind ticks are silent; the
-//! lab report lists them as `ticks[].sounds`.
+//! Sound cues on the fixed tick (`ledge::sim::cues`, docs/architecture.md "Sound"): a frame that
+//! runs three catch-up ticks reports each tick's cue once, in its own tick; rewind ticks are
+//! silent; the lab report lists them as `ticks[].sounds`.
 //!
 //! Clock: the lab's scripted wall clock (in-process).
 

@@ -1,5 +1,5 @@
-//! The game's real sound path, end to end (README "Sound"): kira → cpal → ALSA, in a real
-//! window on a private Xvfb, keys pressed with XTest (`xdotool`).
+//! The game's real sound path, end to end (docs/playing.md "Sound"): kira → cpal → ALSA, in a
+//! real window on a private Xvfb, keys pressed with XTest (`xdotool`).
 //!
 //! - `a_jump_is_heard_within_the_stated_latency`: ALSA's default device is pointed (with
 //!   `ALSA_CONFIG_PATH`) at its `file` plugin writing into a named pipe read by
@@ -41,7 +41,7 @@ use std::time::Duration;
 /// software card. What it covers: the frame that runs the tick (the loop wakes on the tick),
 /// kira's command queue and 128-frame internal buffer, cpal's ALSA period and buffer, the
 /// `plug` conversion and the sink's one-page pipe (4 KiB, 21 ms) — as a real card's buffer would.
-/// README "Sound" has the figure measured.
+/// docs/speed.md has the figure measured.
 const LATENCY_LIMIT_MS: f64 = 150.0;
 
 /// A sample louder than this (of 32767) is sound: the jump's square wave starts at 0.5 of

@@ -388,12 +388,12 @@ fn occluded_window_keeps_ticking_and_sleeps() {
 /// `--stats` say the three levels were completed. Level 6 has no moving things, so its script
 /// may start at any moment after the game does; each next script starts on the previous goal
 /// (`scripts/xdo-play-lab.py`). Levels 1-3 were this test's before; with no argument the script
-/// plays the whole world to the end screen, as README "Levels" says.
+/// plays the whole world to the end screen, as docs/testing.md "Real-time play" says.
 ///
 /// Up to three attempts, each printed: real-time keys on a shared 2-core machine are not
 /// tick-exact (a key that lands on a tick boundary goes to either tick), so an attempt can
 /// miss where the lab replay cannot; a player retries too. The tick-exact claim is
-/// `tests/level_runs.rs`; README "Levels" gives the measured success rate of single attempts.
+/// `tests/level_runs.rs`; docs/testing.md "Real-time play" says why real time needs attempts.
 #[test]
 fn levels_play_through_in_real_time_under_xdotool() {
     let _serial = serial();

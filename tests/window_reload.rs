@@ -15,7 +15,7 @@
 //!    the banner goes and the tile appears.
 //!
 //! The exit stats count no respawn. The time from each save to the first shot showing it is
-//! printed (README "Editing levels" has the figures); nothing is asserted on it beyond a 10 s
+//! printed (docs/speed.md has the figures); nothing is asserted on it beyond a 10 s
 //! deadline for "it never showed".
 //!
 //! Clock: wall time (real processes, real sleeps).
@@ -348,8 +348,8 @@ fn with_no_watch_a_save_changes_nothing() {
     let mut run = Run::start(&scratch, &map, &["--no-watch"], "no-watch");
     let before = run.keep("standing");
     save_renamed(&map, &with_tile(&good, 20, 3, 9));
-    // 2 s: over three times the longest a watched game took to show a save (README "Editing a
-    // level while it is played").
+    // 2 s: over three times the longest a watched game took to show a save (docs/speed.md,
+    // "Current figures").
     thread::sleep(Duration::from_millis(2000));
     let after = run.keep("two-seconds-after-the-save");
     let changed = differing(&crop(&before, cell(20, 3)), &crop(&after, cell(20, 3)), &[]);

@@ -30,10 +30,11 @@ pub struct Pacer {
     waits: u64,
 }
 
-/// Sleep until this long before the deadline, then spin.
-const SPIN: Duration = Duration::from_micros(1500);
-
 impl Pacer {
+    /// How long before a deadline [`Pacer::wait`] stops sleeping and spins: 1.5 ms, the OS
+    /// sleep's usual overshoot (a millisecond or more on a desktop Linux or Windows timer).
+    pub const SPIN: Duration = Duration::from_micros(1500);
+
     /// A pacer at `hz` frames per second (positive, finite; `main` checks).
     pub fn new(hz: f64) -> Self {
         Self {
@@ -52,12 +53,12 @@ impl Pacer {
         if woke > deadline + period { woke + period } else { deadline + period }
     }
 
-    /// When an event loop waiting for the next frame should wake, as of `now`: [`SPIN`] before
-    /// the next deadline, so that the wake-up's own lateness is absorbed by [`Pacer::wait`]'s
-    /// spin. `None` when there is no deadline yet or it is nearer than that (start the frame
-    /// now and let `wait` finish the job).
+    /// When an event loop waiting for the next frame should wake, as of `now`: [`Pacer::SPIN`]
+    /// before the next deadline, so that the wake-up's own lateness is absorbed by
+    /// [`Pacer::wait`]'s spin. `None` when there is no deadline yet or it is nearer than that
+    /// (start the frame now and let `wait` finish the job).
     pub fn wake_before_deadline(&self, now: Instant) -> Option<Instant> {
-        self.next.and_then(|d| d.checked_sub(SPIN)).filter(|&at| at > now)
+        self.next.and_then(|d| d.checked_sub(Self::SPIN)).filter(|&at| at > now)
     }
 
     /// Block until the next deadline (the first call returns at once) and record how late
@@ -67,8 +68,8 @@ impl Pacer {
         let now = Instant::now();
         if deadline > now {
             let left = deadline - now;
-            if left > SPIN {
-                std::thread::sleep(left - SPIN);
+            if left > Self::SPIN {
+                std::thread::sleep(left - Self::SPIN);
             }
             while Instant::now() < deadline {
                 std::hint::spin_loop();
@@ -170,8 +171,8 @@ mod tests {
         pacer.wait(); // the first frame: at once; the next deadline is 10 ms on
         let deadline = pacer.next.expect("a deadline");
         let woke = deadline - Duration::from_millis(10);
-        assert_eq!(pacer.wake_before_deadline(woke), Some(deadline - SPIN));
-        assert_eq!(pacer.wake_before_deadline(deadline - SPIN), None, "inside the spin: start now");
+        assert_eq!(pacer.wake_before_deadline(woke), Some(deadline - Pacer::SPIN));
+        assert_eq!(pacer.wake_before_deadline(deadline - Pacer::SPIN), None, "inside the spin: start now");
     }
 
     #[test]

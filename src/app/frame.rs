@@ -85,6 +85,9 @@ impl App {
         // Before the frame's ticks: a swap lands between two ticks.
         self.hot_reload();
         let playing = self.session.mode == Mode::Playing;
+        if self.session.mode == Mode::Title {
+            self.title_frame();
+        }
         if playing {
             let now = self.now_ns();
             let stats = self.game.frame(now);
@@ -126,9 +129,9 @@ impl App {
             let mut ui = std::mem::take(&mut self.ui);
             self.build_ui(&mut ui, frame.size);
             if let Some(g) = &mut self.gfx {
-                let mut view = if self.session.mode == Mode::Title {
-                    let t_s = self.menus.opened.elapsed().as_secs_f64();
-                    super::menus::title_view(self.session.first(), t_s, self.opts.reduced_motion)
+                let title = self.menus.title.as_ref().filter(|_| self.session.mode == Mode::Title);
+                let mut view = if let Some(backdrop) = title {
+                    backdrop.view(self.opts.reduced_motion)
                 } else {
                     let mut v = self.game.view();
                     v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
@@ -139,7 +142,9 @@ impl App {
                     self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
                     view.extra = &self.stress_drawn;
                 }
-                self.ride.frame(&view);
+                if title.is_none() {
+                    self.ride.frame(&view);
+                }
                 g.draw(frame, &view, &ui);
                 self.visibility.presented(self.session.mode == Mode::Playing, Instant::now());
                 drawn = true;

@@ -3,9 +3,10 @@
 //! out (a level started, resumed or restarted, the title, settings saved and applied at once),
 //! and the title's moving background is built.
 //!
-//! Clock: event loop (inputs, actions) and render frame ([`App::title_view`]). The game clock
-//! is frozen while a menu is open, so menus never tick the simulation; their animation (the
-//! title's pan and blinking) reads wall time since the menu opened and touches no world.
+//! Clock: event loop (inputs, actions) and render frame ([`App::title_frame`]). The game clock
+//! is frozen while a menu is open, so menus never tick the game's simulation; the title's
+//! background is a world of its own on a fixed tick (`title.rs`), and the menus' own animation
+//! (the title's blinking) reads wall time since the menu opened.
 //!
 //! Keys in a menu: the keys bound to up/down/left/right (and the arrows, always) move, Enter
 //! and Space confirm, Esc goes back, Q quits from the pause and end screens; F3, F11 and
@@ -15,14 +16,13 @@
 //! Select) cancels.
 
 use super::session::Mode;
+use super::title::TitleBackdrop;
 use super::{App, Pacer, commands, next_level_path, saved};
 use crate::audio::Music;
 use crate::input::Action;
 use crate::input::gamepad::{PadPress, button_name};
 use crate::input::keyboard::{KeyMap, Keyboard, key_name};
 use crate::level::{Level, tiled_map::load_tmx};
-use crate::present::pan::title_camera;
-use crate::present::view::{FrameView, PlayerDraw};
 use crate::save::{Settings, level_id};
 use crate::sim::cues::Cue;
 use crate::ui::menu::{Context, Device, Input, LevelEntry, Menu, MenuAction, Page, level_entries};
@@ -41,6 +41,9 @@ pub(super) struct Menus {
     pub levels: Vec<(PathBuf, String, String)>,
     /// When the menu was opened (the title's animation).
     pub opened: Instant,
+    /// The title's background, from the title's first frame until a menu opens again or a
+    /// level starts.
+    pub title: Option<TitleBackdrop>,
 }
 
 impl Menus {
@@ -57,7 +60,7 @@ impl Menus {
             }
             next = next_level_path(&path);
         }
-        Self { menu: Menu::new(Page::Title), levels, opened: Instant::now() }
+        Self { menu: Menu::new(Page::Title), levels, opened: Instant::now(), title: None }
     }
 }
 
@@ -116,6 +119,19 @@ impl App {
         self.pads.release_all(&mut |ev| super::push_at(game, rec, t, ev));
         self.menus.menu = Menu::new(root_page(mode));
         self.menus.opened = Instant::now();
+        self.menus.title = None;
+    }
+
+    /// A title frame: the title's background made at its first frame (the first level, at its
+    /// start, with the game's tuning and tick), then stepped to now (`title.rs`).
+    pub(super) fn title_frame(&mut self) {
+        let (first, game) = (self.session.first(), &self.game);
+        self.menus
+            .title
+            .get_or_insert_with(|| {
+                TitleBackdrop::new(first.clone(), game.tuning().clone(), *game.config(), Instant::now())
+            })
+            .frame_at(Instant::now());
     }
 
     /// The level select's entries from the progress saved.
@@ -273,7 +289,7 @@ impl App {
             }
             Some(MenuAction::PlayAgain) => self.play_again(),
             Some(MenuAction::Quit) => event_loop.exit(),
-            Some(MenuAction::GameSpeed { up }) => self.step_game_speed(up),
+            Some(MenuAction::GameSpeed { up }) => self.choose_game_speed(up),
             Some(MenuAction::Settings(s)) => self.apply_settings(*s),
         }
     }
@@ -282,6 +298,7 @@ impl App {
     /// ghost and attempt: `runs.rs`), from rest: keys and pad buttons held are released before
     /// its first tick (press again to go).
     pub(super) fn enter_level(&mut self, level: Level) {
+        self.menus.title = None;
         self.game.load_level(level);
         let t = self.now_ns();
         self.release_keyboard(t);
@@ -290,6 +307,23 @@ impl App {
         self.start_run();
         self.audio.play_music(Music::Level);
         self.audio.resume_music();
+    }
+
+    /// The settings page's "Game speed" row: one 10 % step of the speed in force (as the − / =
+    /// keys), saved as `display.game_speed` (atomically, through the store) when it differs
+    /// from the saved one, so the next start begins at it. While recording the speed stays
+    /// and nothing is saved.
+    fn choose_game_speed(&mut self, up: bool) {
+        self.step_game_speed(up);
+        let speed = self.game.game_speed();
+        if self.recorder.is_some() || speed == self.opts.save.settings().display.game_speed {
+            return;
+        }
+        let mut new = self.opts.save.settings().clone();
+        new.display.game_speed = speed;
+        if let Err(w) = self.opts.save.set_settings(new) {
+            eprintln!("ledge: warning: {w}");
+        }
     }
 
     /// Save `new` (atomically, through the store) and apply what changed at once: bindings
@@ -329,13 +363,6 @@ impl App {
             self.audio.set_volumes(&new.volume);
         }
     }
-}
-
-/// The title's background: `level` (the first one), the camera panning across it `t_s`
-/// seconds after the title opened (still with reduced motion), the player standing at the
-/// spawn. Drawn by the same renderer as play; no world is stepped.
-pub(super) fn title_view(level: &Level, t_s: f64, reduced_motion: bool) -> FrameView<'_> {
-    FrameView::still(level, title_camera(level, t_s, reduced_motion), PlayerDraw::standing(level.spawn))
 }
 
 #[cfg(test)]

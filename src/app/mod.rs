@@ -13,7 +13,7 @@
 //!    again off the event loop at most once a second); a level on: what hot reload found is
 //!    swapped in (`reload.rs`, `watch.rs`); playing only: game clock → [`Loop::frame`] (latch,
 //!    ticks, interpolation, camera), the frame's tick cues played, the frame's stats → the F3
-//!    [`Telemetry`] ring;
+//!    [`Telemetry`] ring; on the title: its background's own loop stepped to now (`title.rs`);
 //! 3. level complete → load the next level (`levelN+1.tmx` beside the current one), or, after
 //!    the last one, show the end screen;
 //! 4. acquire → [`crate::render::Renderer::encode`] draws [`Loop::view`] and the HUD, F3 overlay, pause or
@@ -89,6 +89,7 @@ mod start;
 mod summary;
 #[cfg(target_os = "linux")]
 pub mod syslibs;
+mod title;
 mod visibility;
 pub mod wake;
 mod watch;
@@ -284,8 +285,9 @@ impl App {
         }
     }
 
-    /// The game-speed keys: one 10 % step, from the next frame on. A recording holds one speed
-    /// (its `config game_speed`), so the keys do nothing while recording.
+    /// The game-speed keys: one 10 % step, from the next frame on, for this run only (the
+    /// settings page's row also saves it: `menus.rs`). A recording holds one speed (its
+    /// `config game_speed`), so the keys do nothing while recording.
     fn step_game_speed(&mut self, up: bool) {
         if self.recorder.is_some() {
             log::info!("game speed stays {} %: --record keeps one speed", self.game.game_speed().percent());

@@ -41,14 +41,15 @@ pub struct AppOptions {
     /// folders ([`crate::save::Store::open`]); the key bindings come from it and completed
     /// levels are saved to it. The default saves nothing.
     pub save: crate::save::Store,
-    /// The game-speed assist (`--game-speed PCT`, 50–100 %): wall time is scaled before the
-    /// fixed tick, the physics stays the same ([`crate::time::speed`]).
+    /// The game-speed assist (`--game-speed PCT`, 50–100 %, else the settings'
+    /// `display.game_speed`): wall time is scaled before the fixed tick, the physics stays the
+    /// same ([`crate::time::speed`]).
     pub game_speed: crate::time::GameSpeed,
     /// `--ghost FILE`: a recording played as a ghost on the first level
     /// ([`crate::lab::ghost`]).
     pub ghost: Option<PathBuf>,
     /// Hot reload: watch the level's files and the tuning file while a level is on, and swap
-    /// in each good save (README "Editing levels"). `main` sets it unless `--no-watch`; the
+    /// in each good save (docs/levels.md "Hot reload"). `main` sets it unless `--no-watch`; the
     /// default (tests driving [`crate::app::run`]) watches nothing.
     pub watch: bool,
 }

@@ -1,4 +1,4 @@
-//! Hot reload in the game (README "Editing levels"): while a level loaded from a file is on
+//! Hot reload in the game (docs/levels.md "Hot reload"): while a level loaded from a file is on
 //! (playing or paused; not the title, the level select or the end screen) and `--no-watch` is
 //! not given, the [`Watcher`] follows its files and the tuning file; what it finds is put into
 //! the loop here, before a frame's ticks, so a swap always lands between two ticks

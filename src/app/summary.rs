@@ -50,6 +50,9 @@ pub struct Summary {
     pub paused_s: f64,
     /// Levels completed.
     pub levels_completed: u32,
+    /// The game-speed assist at exit, whole percent (50..=100; `--game-speed`, else the
+    /// settings' `display.game_speed`, as changed in play).
+    pub game_speed: u32,
     /// `--fps-cap` pacing: mean lateness of a frame start after its deadline, microseconds.
     pub pace_late_mean_us: f64,
     /// `--fps-cap` pacing: worst lateness, microseconds.
@@ -156,6 +159,7 @@ impl super::App {
             wall_s,
             paused_s,
             levels_completed: self.session.levels_completed,
+            game_speed: self.game.game_speed().percent(),
             pace_late_mean_us: late_mean,
             pace_late_max_us: late_max,
             presented: stats.presented,

@@ -1,4 +1,4 @@
-//! Hot reload's watcher (README "Editing levels"): a thread that watches the folders of the
+//! Hot reload's watcher (docs/levels.md "Hot reload"): a thread that watches the folders of the
 //! level's files (the map, its tilesets and templates: [`crate::level::Origin::files`]) and of
 //! the tuning file, loads what changed, and hands the result to the event loop.
 //!

@@ -1,5 +1,5 @@
 //! The sound device under kira: a kira [`Backend`] on cpal that lets the device go away and
-//! come back while the game plays on (issue #20; README "Sound").
+//! come back while the game plays on (issue #20; docs/architecture.md "Sound").
 //!
 //! What happened before, with kira's own cpal backend, when the test's software card
 //! (`tests/common/alsa_sink.py`, behind ALSA's `plug` → `file` → `null`) lost its reader

@@ -5,7 +5,7 @@
 //! with the ticks that frame ran ([`crate::game_loop::Loop::ticks_this_frame`]) and plays each
 //! tick's cues ([`crate::sim::cues`]) at once, once: a frame that runs three catch-up ticks
 //! plays each tick's sound once, and nothing is scheduled ahead (every tick a frame runs is
-//! already due, so "at once" is the earliest a sound can start; README "Sound" has the
+//! already due, so "at once" is the earliest a sound can start; docs/speed.md has the
 //! measured latency). Rewind ticks carry no cues; the lab, replays and ghosts never reach
 //! this module, so they make no sound. The simulation never reads anything from here.
 //!

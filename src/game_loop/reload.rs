@@ -1,4 +1,4 @@
-//! Hot reload's swap (README "Editing levels"): a new version of the level being played, or a
+//! Hot reload's swap (docs/levels.md "Hot reload"): a new version of the level being played, or a
 //! new tuning, put into the loop between two ticks, with the living player and the entities
 //! carried over. The simulation knows nothing of it: a fresh [`World`] is built for the new
 //! level and the old world's state is copied in here.

@@ -1,5 +1,5 @@
 //! The `level-changed TICK` and `tuning-changed TICK` lines: what `ledge --record` writes where
-//! hot reload swapped the level or the tuning mid-session (README "Editing levels"), and the
+//! hot reload swapped the level or the tuning mid-session (docs/levels.md "Hot reload"), and the
 //! lab's refusal of a script holding one. What follows such a line was played on files the
 //! script does not hold, so the lab says so on that line rather than replay it wrongly.
 //!

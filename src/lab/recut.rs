@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_recut_frame_costs_40_bytes_or_less() {
-        // The re-cut script is held in memory: one step a frame (README "Time tools").
+        // The re-cut script is held in memory: one step a frame (docs/lab.md "Re-cut").
         let size = std::mem::size_of::<(Step, usize)>();
         assert!(size <= 40, "{size}");
     }

@@ -83,8 +83,8 @@ impl ScriptWriter {
     }
 
     /// `level-changed TICK` (or `tuning-changed TICK`, `tuning` true): the game reloaded the
-    /// level (or `tuning.toml`) it was recording after tick `tick` (README "Editing levels", hot
-    /// reload). [`super::script::parse`] refuses a script holding either: the replay would run
+    /// level (or `tuning.toml`) it was recording after tick `tick` (docs/levels.md "Hot
+    /// reload"). [`super::script::parse`] refuses a script holding either: the replay would run
     /// the whole session on the first level and tuning, and end somewhere else.
     pub fn changed(&mut self, tuning: bool, tick: u64) {
         self.line(&super::changed::line(tuning, tick));

@@ -108,7 +108,7 @@ pub struct Level {
 }
 
 /// A level's backdrop: three parallax layers behind the tiles (a sky gradient, a far layer, a
-/// near layer), chosen per map by its string property `sky` (README "Editing levels"). The
+/// near layer), chosen per map by its string property `sky` (docs/levels.md "Skies"). The
 /// art is `assets/sprites/skies.png`, written by `scripts/make-skies.py`; where each layer is
 /// drawn is [`crate::present::parallax`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

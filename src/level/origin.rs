@@ -1,6 +1,6 @@
 //! Where a level loaded from files came from: the files its load read and their content hash,
 //! so that a recording or ghost can name the exact level it was made on (`level PATH
-//! sha256=HEX`, README "Recordings that know their level") and hot reload knows what to watch.
+//! sha256=HEX`, docs/lab.md "Recording") and hot reload knows what to watch.
 //!
 //! Clock: none (computed once per load).
 

@@ -1,8 +1,10 @@
 //! The title screen's moving background: a camera that pans slowly across a level and back,
 //! as a function of the seconds the title has been open.
 //!
-//! Clock: render frame (wall seconds passed in by the app). Presentation only: the level is
-//! drawn by the same renderer as in play, no world is stepped, nothing reaches a state hash.
+//! Clock: fixed tick. The app evaluates it at the title's previous and current tick (seconds
+//! = ticks / tick_hz) and blends the two with the frame's alpha (`app/title.rs`), so the pan
+//! advances on ticks like the level's entities it shows. Presentation only: nothing reaches a
+//! state hash.
 
 use super::camera::Camera;
 use super::view::VIEW_SIZE;

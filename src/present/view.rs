@@ -39,7 +39,9 @@ impl PlayerPose {
     }
 
     /// [`PlayerPose::of_motion`], and [`PlayerPose::WallSlide`] when `wall_sliding` (the tick
-    /// ended in a wall slide, [`crate::sim::Player::wall_sliding`]) and the player is falling.
+    /// ended in a wall slide: [`crate::sim::wall`] rule 4, the one that opens the player's
+    /// [`WallState::grace`](crate::sim::wall::WallState::grace) in full) and the player is
+    /// falling.
     pub fn of_motion_and_wall(
         on_ground: bool,
         vel: DVec2,

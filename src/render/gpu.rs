@@ -132,7 +132,10 @@ impl GpuContext {
         pollster::block_on(Self::request(instance, surface))
     }
 
-    /// [`GpuContext::with_instance`] as a future: what the browser build awaits.
+    /// Pick an adapter able to present to `surface` (if given) and open a device on it, as a
+    /// future: the default preference first, then the software fallback adapter (Mesa
+    /// lavapipe, WARP). What the browser build awaits; [`GpuContext::headless`] and [`Gpu::new`]
+    /// block on it (pollster) elsewhere.
     ///
     /// # Errors
     /// As [`GpuContext::headless`].

@@ -62,7 +62,7 @@ pub struct ProgressFile {
 impl ProgressFile {
     /// The lines written above the TOML.
     pub const HEADER: &'static str = "\
-# Ledge progress, written by the game (README.md \"Saved data\"). Times are ticks at 60 Hz.
+# Ledge progress, written by the game (docs/playing.md \"Saved data\"). Times are ticks at 60 Hz.
 ";
 
     /// Check the record count (a file cut off between two records parses, but has fewer).

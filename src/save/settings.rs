@@ -1,6 +1,6 @@
 //! `settings.toml`: the player's volumes, display and comfort choices (the cosmetic layer's
-//! screen shake, flashes and visual effects among them) and key bindings, human-readable and
-//! hand-editable, with a `version` field.
+//! screen shake, flashes and visual effects, and the game-speed assist, among them) and key
+//! bindings, human-readable and hand-editable, with a `version` field.
 //!
 //! Clock: none (read when the game starts, written when a setting changes).
 //!
@@ -14,16 +14,18 @@
 
 use crate::cosmetic::{CosmeticSettings, ShakeLevel};
 use crate::sim::action::Action;
+use crate::time::GameSpeed;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The settings format this build writes and the newest it reads.
 pub const SETTINGS_VERSION: i64 = 1;
 
 /// Everything in `settings.toml`. Every field is required (a file cut off at a line boundary
-/// misses one and is caught as bad rather than silently half-read) except the cosmetic keys
-/// of `[display]` added after version 1 first shipped (`screen_shake`, `flashes`,
-/// `visual_effects`): a file written before them loads with their defaults, no warning. A file
-/// cut inside `[display]` still misses the `[keys]` tables after it and is caught.
+/// misses one and is caught as bad rather than silently half-read) except the keys of
+/// `[display]` added after version 1 first shipped (`screen_shake`, `flashes`,
+/// `visual_effects`, `game_speed`): a file written before them loads with their defaults, no
+/// warning. A file cut inside `[display]` still misses the `[keys]` tables after it and is
+/// caught.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// Format version ([`SETTINGS_VERSION`]).
@@ -70,6 +72,13 @@ pub struct Display {
     /// sound effects, which are `volume.effects`). Missing: on.
     #[serde(default = "on")]
     pub visual_effects: bool,
+    /// The game-speed assist, written as whole percent: 50, 60, 70, 80, 90 or 100
+    /// ([`GameSpeed::PERCENT_STEPS`]; wall time scaled before the fixed tick,
+    /// [`crate::time::speed`]). The settings page's "Game speed" row saves it; `--game-speed
+    /// PCT` overrides it for one run and is not saved, nor are the − / = keys in play. Missing
+    /// in an old file: 100; any other number is a bad value (the file is kept aside).
+    #[serde(default, with = "speed_percent")]
+    pub game_speed: GameSpeed,
 }
 
 /// `serde(default)` for a switch that is on unless the file says otherwise.
@@ -97,6 +106,26 @@ mod shake_words {
                     "screen_shake = \"{word}\": must be \"off\", \"half\" or \"full\""
                 ))
             })
+    }
+}
+
+/// `game_speed` as whole percent ([`GameSpeed::percent`]).
+mod speed_percent {
+    use super::{Deserialize, Deserializer, GameSpeed, Serializer};
+
+    /// The speed's percent, an integer.
+    pub fn serialize<S: Serializer>(speed: &GameSpeed, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(speed.percent())
+    }
+
+    /// 50, 60, 70, 80, 90 or 100; any other integer is a bad value (the file is kept aside).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameSpeed, D::Error> {
+        let percent = i64::deserialize(d)?;
+        GameSpeed::from_percent(percent).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "game_speed = {percent}: must be 50, 60, 70, 80, 90 or 100 (percent)"
+            ))
+        })
     }
 }
 
@@ -190,7 +219,7 @@ impl Bindings {
 
 impl Default for Settings {
     /// Full volume, vsync on, windowed, no frame cap, camera easing on, full screen shake,
-    /// flashes and visual effects on, today's keys.
+    /// flashes and visual effects on, full game speed (100 %), today's keys.
     fn default() -> Self {
         Settings {
             version: SETTINGS_VERSION,
@@ -203,6 +232,7 @@ impl Default for Settings {
                 screen_shake: ShakeLevel::Full,
                 flashes: true,
                 visual_effects: true,
+                game_speed: GameSpeed::FULL,
             },
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
         }
@@ -212,10 +242,10 @@ impl Default for Settings {
 impl Settings {
     /// The lines written above the TOML (comments: the file is meant to be read and edited).
     pub const HEADER: &'static str = "\
-# Ledge settings. Edit while the game is closed; README.md \"Saved data\" explains each key.
-# Volumes are 0..1; fps_cap 0 = no cap; screen_shake is off, half or full; key names
-# are KeyboardEvent.code names (KeyA, ArrowLeft, Space, ...) and gamepad button names (South,
-# DPadLeft, ...).
+# Ledge settings. Edit while the game is closed; docs/playing.md \"Saved data\" explains each key.
+# Volumes are 0..1; fps_cap 0 = no cap; screen_shake is off, half or full; game_speed is a
+# percent: 50, 60, 70, 80, 90 or 100; key names are KeyboardEvent.code names (KeyA, ArrowLeft,
+# Space, ...) and gamepad button names (South, DPadLeft, ...).
 ";
 
     /// The frame cap in Hz, `None` for 0 (no cap).
@@ -335,6 +365,39 @@ mod tests {
         );
         let text = Settings::default().to_text().replace("flashes = true", "flashes = 1");
         assert!(toml::from_str::<Settings>(&text).is_err(), "a switch is true or false");
+    }
+
+    #[test]
+    fn game_speed_round_trips_as_a_percent_and_a_missing_key_is_full_speed() {
+        let mut s = Settings::default();
+        assert!(s.to_text().contains("\ngame_speed = 100\n"), "{}", s.to_text());
+        for p in GameSpeed::PERCENT_STEPS {
+            s.display.game_speed = GameSpeed::from_percent(i64::from(p)).unwrap();
+            let text = s.to_text();
+            assert!(text.contains(&format!("\ngame_speed = {p}\n")), "{text}");
+            let back: Settings = toml::from_str(&text).unwrap();
+            assert_eq!(back, s);
+            assert_eq!(back.display.game_speed.percent(), p);
+        }
+        let old = s.to_text().replace("game_speed = 100\n", "");
+        assert!(!old.contains("game_speed ="), "{old}");
+        let back: Settings = toml::from_str(&old).unwrap();
+        assert_eq!(back.display.game_speed, GameSpeed::FULL, "a file from before the key");
+    }
+
+    #[test]
+    fn a_bad_game_speed_is_a_bad_value() {
+        let good = Settings::default().to_text();
+        for bad in ["55", "0", "-50", "110", "1000000000000"] {
+            let text = good.replace("game_speed = 100", &format!("game_speed = {bad}"));
+            let err = toml::from_str::<Settings>(&text).unwrap_err();
+            let want = format!("game_speed = {bad}: must be 50, 60, 70, 80, 90 or 100 (percent)");
+            assert!(err.message().contains(&want), "{err}");
+        }
+        for bad in ["90.0", "0.9", "\"90\"", "true"] {
+            let text = good.replace("game_speed = 100", &format!("game_speed = {bad}"));
+            assert!(toml::from_str::<Settings>(&text).is_err(), "game_speed = {bad}: a whole number only");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! Full snapshots rather than Braid's keyframes and deltas: a `World` is small (a player, a few
 //! counters and the checkpoints reached: 152 bytes plus the checkpoint flags), so a clone a
 //! tick is cheap and a restore is one clone back, with nothing to replay
-//! (README "Time tools" has the measured memory per second and cost per tick; `benches/rewind.rs`).
+//! (docs/speed.md has the measured memory per second and cost per tick; `benches/rewind.rs`).
 //!
 //! What a restore keeps (LAB.md): everything [`World::state_hash`] covers comes back as it was
 //! after that tick; the `jumps`, `respawns` and `deaths` counters are statistics, not state
@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 
 /// How much history is kept, seconds of game time at the loop's tick rate (the issue asks for
 /// at least 10 s). 30 s at 60 Hz is 1,801 states; on level 1 that measured 160 bytes a state,
-/// 9.4 KiB a second, 282 KiB in all (`cargo bench --bench rewind`; README "Time tools").
+/// 9.4 KiB a second, 282 KiB in all (`cargo bench --bench rewind`; docs/speed.md).
 pub const REWIND_SECONDS: u32 = 30;
 
 /// One kept state.

@@ -63,10 +63,18 @@ impl GameSpeed {
     /// # Errors
     /// [`SpeedError::Percent`] for anything else (the text as given).
     pub fn from_percent_text(text: &str) -> Result<GameSpeed, SpeedError> {
-        match text.trim().parse::<u32>() {
-            Ok(p) if Self::PERCENT_STEPS.contains(&p) => Ok(GameSpeed { ppm: p * 10_000 }),
-            _ => Err(SpeedError::Percent(text.to_string())),
-        }
+        text.trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(Self::from_percent)
+            .ok_or_else(|| SpeedError::Percent(text.to_string()))
+    }
+
+    /// A speed from a whole percentage, one of [`GameSpeed::PERCENT_STEPS`] (`settings.toml`'s
+    /// `display.game_speed`); `None` for any other number.
+    pub fn from_percent(percent: i64) -> Option<GameSpeed> {
+        let p = u32::try_from(percent).ok().filter(|p| Self::PERCENT_STEPS.contains(p))?;
+        Some(GameSpeed { ppm: p * 10_000 })
     }
 
     /// The factor F, in [0.5, 1].
@@ -142,6 +150,10 @@ mod tests {
         for bad in ["40", "55", "110", "x", "", "0.5"] {
             let e = GameSpeed::from_percent_text(bad).unwrap_err();
             assert!(e.to_string().contains(&format!("got {bad}")), "{e}");
+        }
+        assert_eq!(GameSpeed::from_percent(70), GameSpeed::from_factor(0.7).ok());
+        for bad in [-50, 0, 55, 110, i64::MAX] {
+            assert_eq!(GameSpeed::from_percent(bad), None, "{bad}");
         }
         assert_eq!(GameSpeed::FULL.stepped(true), GameSpeed::FULL);
         assert_eq!(GameSpeed::FULL.stepped(false).percent(), 90);

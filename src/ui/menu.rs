@@ -62,7 +62,8 @@ pub enum MenuAction {
     PlayAgain,
     /// Quit the game.
     Quit,
-    /// One step of the game-speed assist, up or down (this run only; not while recording).
+    /// One step of the game-speed assist, up or down, from the speed in force; the app applies
+    /// it at once and saves it as `display.game_speed` (not while recording: the speed stays).
     GameSpeed {
         /// Faster (true) or slower.
         up: bool,

@@ -240,8 +240,11 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
             let value = if waiting { "…press one".to_owned() } else { keys(d, a) };
             (format!("{dev} {}", a.name()), value)
         }
+        // The speed in force; saved unless it differs from the file's (`--game-speed`, − / =).
         SettingRow::GameSpeed => {
-            ("Game speed".to_owned(), format!("{} (this run)", pct(f64::from(ctx.speed_percent) / 100.0)))
+            let now = pct(f64::from(ctx.speed_percent) / 100.0);
+            let saved = s.display.game_speed.percent() == ctx.speed_percent;
+            ("Game speed".to_owned(), if saved { now } else { format!("{now} (this run)") })
         }
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
@@ -365,6 +368,19 @@ mod tests {
         assert_eq!(shake.color, colors::DIM);
         let flashes = out.text.iter().find(|t| t.text.contains("Flashes")).unwrap();
         assert_eq!(flashes.color, colors::TEXT);
+    }
+
+    /// The row shows the speed in force; "(this run)" when it is not the saved one
+    /// (`--game-speed`, the − / = keys).
+    #[test]
+    fn the_game_speed_row_says_when_the_speed_is_not_saved() {
+        let mut s = Settings::default();
+        s.display.game_speed = crate::time::GameSpeed::from_percent(80).unwrap();
+        let text = |speed_percent| {
+            setting_text(SettingRow::GameSpeed, &Context { settings: &s, levels: &[], speed_percent }, None)
+        };
+        assert_eq!(text(80), "Game speed        ◀  80 % ▶");
+        assert_eq!(text(50), "Game speed        ◀  50 % ▶ (this run)");
     }
 
     #[test]

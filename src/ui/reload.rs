@@ -1,4 +1,4 @@
-//! Hot reload on screen (README "Editing levels"): the banner across the bottom of the view
+//! Hot reload on screen (docs/levels.md "Hot reload"): the banner across the bottom of the view
 //! while a file being watched does not load — the file, the line and the message, over an
 //! opaque red panel — until a good save. The "reloaded NAME" notice is a line of the HUD
 //! ([`super::Hud::notice`]).

@@ -63,7 +63,9 @@ pub enum SettingRow {
     Fullscreen,
     /// `display.fps_cap`.
     FpsCap,
-    /// The game-speed assist (`--game-speed`, − / =): this run only, not in `settings.toml`.
+    /// The game-speed assist in force (`display.game_speed`, which `--game-speed` and the − / =
+    /// keys override for one run): a step here applies at once and is saved
+    /// ([`super::menu::MenuAction::GameSpeed`]).
     GameSpeed,
     /// The keys of one action on one device.
     Key(Device, Action),
@@ -108,7 +110,8 @@ pub fn changeable(row: SettingRow, settings: &Settings) -> bool {
 /// `settings` with `row` changed one step (`by` ±1): volumes by 10 % within 0..=100 %,
 /// switches on and off, the frame cap through [`FPS_CAPS`] and the screen shake through
 /// [`SHAKE_LEVELS`] (both wrapping, so Enter cycles them). `None` on a row without a value in
-/// the settings (the game speed is the menu's own action) or one not [`changeable`] now.
+/// the settings, on the game speed (the menu's own action: it steps the speed in force, which
+/// may not be the saved one) and on one not [`changeable`] now.
 pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings> {
     if !changeable(row, settings) {
         return None;

@@ -47,7 +47,7 @@ pub fn root() -> &'static Path {
 /// `ledge` run from the project folder, with its OS config and data folders (where the game
 /// keeps `settings.toml` and `progress.toml` without `--save-dir`) under cargo's test scratch
 /// folder, so no test reads or writes the real user's saved data; silent (`LEDGE_AUDIO=off`,
-/// README "Sound"): only the sound tests open an audio device.
+/// docs/playing.md "Sound"): only the sound tests open an audio device.
 pub fn ledge() -> Command {
     let mut c = Command::new(GAME);
     let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-home");

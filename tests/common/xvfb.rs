@@ -191,7 +191,7 @@ impl Xvfb {
             .current_dir(root())
             .env("DISPLAY", &self.display)
             .env("XDG_RUNTIME_DIR", scratch.xdg())
-            // The OS save folders (README "Saved data") in the scratch folder: a player's
+            // The OS save folders (docs/playing.md "Saved data") in the scratch folder: a player's
             // own settings and progress neither change these tests nor are changed by them.
             .env("XDG_CONFIG_HOME", scratch.path("config"))
             .env("XDG_DATA_HOME", scratch.path("data"))

@@ -489,7 +489,7 @@ async function labsCheck() {
   });
 }
 
-const PROGRESS = `# Ledge progress, written by the game (README.md "Saved data"). Times are ticks at 60 Hz.
+const PROGRESS = `# Ledge progress, written by the game (docs/playing.md "Saved data"). Times are ticks at 60 Hz.
 
 version = 1
 unlocked = ["level2"]

@@ -41,6 +41,7 @@ pub async fn start() -> anyhow::Result<()> {
     let opts = crate::app::AppOptions {
         vsync: true,
         reduced_motion: display.reduced_motion,
+        game_speed: display.game_speed,
         record: query.record.then(|| "ledge-session.lab".into()),
         save,
         ..Default::default()

@@ -204,7 +204,8 @@ pub fn reset_on_death(world: &mut World, level: &Level) {
 /// platform's top when no tile or other solid platform is there (crumbling blocks do not
 /// count: one there waits), so it is never placed inside a solid; then a crumbling block the
 /// player overlaps stays broken until the player leaves it (LAB.md: it waits). When the
-/// platform's top has no room, the player stays where it is (a known limit, in the README).
+/// platform's top has no room, the player stays where it is (a known limit: docs/lab.md,
+/// "Entity rules: Ledge's choices and known limits").
 pub fn place_at_start(world: &mut World, level: &Level) {
     lift_out(world, level, |e| e.kind == EntityKind::Platform && e.is_solid());
     let player = Rect { pos: world.player.pos, size: super::HITBOX };

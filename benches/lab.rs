@@ -214,6 +214,8 @@ impl ValueFormatter for ThreadCpu {
             | Throughput::Bytes(n)
             | Throughput::BytesDecimal(n)
             | Throughput::Bits(n) => n as f64,
+            // criterion 0.8: elements are the primary figure (the one in the benchmark id).
+            Throughput::ElementsAndBytes { elements, .. } => elements as f64,
         };
         values.iter_mut().for_each(|v| *v = per * 1e9 / *v);
         "per CPU second"

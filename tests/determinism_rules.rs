@@ -174,3 +174,13 @@ fn glam_is_built_without_fast_math() {
         assert!(!features.contains(&f), "glam feature {f} changes float results between targets");
     }
 }
+
+#[test]
+fn dvec2_is_two_plain_f64_fields() {
+    // glam (0.34 included) keeps DVec2 scalar on every target: `#[repr(C)] { x: f64, y: f64 }`,
+    // 8-byte aligned. A SIMD-backed or padded layout would show here first.
+    assert_eq!(std::mem::size_of::<glam::DVec2>(), 2 * std::mem::size_of::<f64>());
+    assert_eq!(std::mem::align_of::<glam::DVec2>(), std::mem::align_of::<f64>());
+    let v = glam::DVec2::new(0.1, 0.2);
+    assert_eq!(<[f64; 2]>::from(v), [0.1, 0.2]);
+}

@@ -222,7 +222,9 @@ async function withBrowser(name, fn, extraArgs = []) {
   } finally {
     writeFileSync(join(out, `${name}.console.txt`), log.map((m) => `[${m.type}] ${m.text}\n`).join(''));
     await context?.close().catch(() => {});
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's last writes to the profile can land after close() (seen under load: ENOTEMPTY,
+    // which replaced the run's result): retry the removal a while.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }
 

@@ -20,6 +20,7 @@ pub mod game_loop;
 pub mod input;
 pub mod lab;
 pub mod level;
+pub mod net;
 pub mod preloaded;
 pub mod present;
 pub mod printable;

@@ -13,14 +13,18 @@
 //! (`game_loop/reload.rs`).
 
 mod look;
+mod players;
+mod records;
 mod reload;
 mod time_tools;
+
+pub use records::{FrameStats, PlayerState, Point, RunnerState, TickRecord, Totals};
 
 pub use reload::Carried;
 
 use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
 use crate::input::InputEvent;
-use crate::input::latch::{Latch, TickInput};
+use crate::input::latch::Latch;
 use crate::level::Level;
 use crate::present::bodies::Bodies;
 use crate::present::camera::Camera;
@@ -29,169 +33,11 @@ use crate::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
 use crate::sim::cues::{CueBefore, CueSet, tick_cues};
 use crate::sim::entities::record::{EntityRecord, records};
 use crate::sim::rewind::Rewind;
-use crate::sim::{self, Action, HITBOX, Player, Tuning, World};
+use crate::sim::{self, Action, HITBOX, Tuning, World};
 use crate::time::{ConfigError, Stepper, StepperConfig};
 use glam::DVec2;
-use serde::Serialize;
 use std::collections::VecDeque;
 use web_time::Instant;
-
-/// What one frame did: the lab report's `frames[]` entry (wrapped with the frame's index and
-/// pause state, [`crate::lab::report::FrameReport`]) and the F3 overlay's history sample
-/// ([`crate::ui::Telemetry`]). Serialised in LAB.md's field order, times in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct FrameStats {
-    /// Raw frame delta, nanoseconds (serialised as `dt_ms`, milliseconds).
-    #[serde(rename = "dt_ms", serialize_with = "ns_as_ms")]
-    pub dt_ns: u64,
-    /// The delta exceeded `max_frame_ns` and was clamped.
-    pub clamped: bool,
-    /// Ticks run this frame.
-    pub steps: u32,
-    /// The catch-up cap was hit and whole ticks were dropped.
-    pub capped: bool,
-    /// Wall time this frame never simulates, milliseconds.
-    pub dropped_ms: f64,
-    /// Banked time after the frame's ticks, milliseconds.
-    pub accumulator_ms: f64,
-    /// Interpolation factor after the frame's ticks, [0, 1).
-    pub alpha: f64,
-    /// Number of the last tick run so far.
-    pub tick: u64,
-    /// The authoritative player after the frame's ticks.
-    pub player: PlayerState,
-    /// The interpolated (drawn) player position, hitbox top-left, pixels.
-    pub drawn: Point,
-    /// The camera centre drawn by the frame (before the shake): `lerp(previous tick's,
-    /// current tick's, alpha)`, pixels.
-    pub camera: Point,
-    /// Input events applied by this frame's ticks.
-    pub events_consumed: u32,
-    /// Wall time the frame's ticks took, measured, nanoseconds (telemetry only; 0 if none ran
-    /// or the loop does not measure; not serialised).
-    #[serde(skip)]
-    pub tick_ns_measured: u64,
-}
-
-impl FrameStats {
-    /// [`FrameStats::dt_ns`] in milliseconds.
-    pub fn frame_ms(&self) -> f64 {
-        self.dt_ns as f64 / 1e6
-    }
-
-    /// [`FrameStats::tick_ns_measured`] in microseconds.
-    pub fn tick_us(&self) -> f64 {
-        self.tick_ns_measured as f64 / 1e3
-    }
-}
-
-/// The player's kinematic state, as the lab report writes it (`x`, `y`, `vx`, `vy`,
-/// `on_ground`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct PlayerState {
-    /// Hitbox top-left x, pixels.
-    pub x: f64,
-    /// Hitbox top-left y, pixels (down).
-    pub y: f64,
-    /// Velocity x, px/s.
-    pub vx: f64,
-    /// Velocity y, px/s.
-    pub vy: f64,
-    /// Standing on something.
-    pub on_ground: bool,
-}
-
-/// A point, pixels.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Point {
-    /// x, pixels.
-    pub x: f64,
-    /// y, pixels.
-    pub y: f64,
-}
-
-impl From<&Player> for PlayerState {
-    fn from(p: &Player) -> Self {
-        PlayerState { x: p.pos.x, y: p.pos.y, vx: p.vel.x, vy: p.vel.y, on_ground: p.on_ground }
-    }
-}
-
-impl From<DVec2> for Point {
-    fn from(v: DVec2) -> Self {
-        Point { x: v.x, y: v.y }
-    }
-}
-
-/// One tick's record: the lab report's `ticks[]` entry (LAB.md's fields and order; the input
-/// is not written).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TickRecord {
-    /// Tick number (1-based).
-    pub tick: u64,
-    /// The player after the tick (written as the entry's own `x`, `y`, `vx`, `vy`,
-    /// `on_ground`).
-    #[serde(flatten)]
-    pub player: PlayerState,
-    /// A jump started in this tick.
-    pub jump_started: bool,
-    /// The player was respawned or teleported in this tick.
-    pub respawned: bool,
-    /// A rewind tick: `tick` and the state are the restored ones (LAB.md "Time tools").
-    pub rewound: bool,
-    /// The player died in this tick (hazard, pit, saw, walker, squish; not a teleport).
-    pub died: bool,
-    /// Every entity after the tick (LAB.md "Version 2 additions"); empty and not written in a
-    /// level without entities.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub entities: Vec<EntityRecord>,
-    /// The id of what the player rides after the tick (`null`: nothing); `None`, not written,
-    /// in a level without entities.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub riding: Option<Option<usize>>,
-    /// The tick's sound cues (`ticks[].sounds`, [`sim::cues`]); empty on rewind ticks.
-    pub sounds: CueSet,
-    /// The input this tick saw (not serialised).
-    #[serde(skip)]
-    pub input: TickInput,
-}
-
-/// Running totals of the loop's timing over the whole session: the lab report's `summary`
-/// starts with them (in this order), and the exit summary reads them. The simulation's own
-/// counts (jumps, respawns, deaths) live in [`World`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Totals {
-    /// Frames run.
-    pub frames: u64,
-    /// Ticks run.
-    pub ticks: u64,
-    /// Simulated time, milliseconds: `ticks` x 1000 / `tick_hz` (kept after every frame).
-    pub sim_ms: f64,
-    /// Wall time passed to `frame`, nanoseconds (serialised as `wall_ms`, milliseconds).
-    #[serde(rename = "wall_ms", serialize_with = "ns_as_ms")]
-    pub wall_ns: u64,
-    /// Wall time never simulated, milliseconds.
-    pub dropped_ms: f64,
-    /// Most ticks in one frame.
-    pub max_steps_in_frame: u32,
-    /// Frames whose delta was clamped.
-    pub clamp_events: u64,
-    /// Frames that hit the catch-up cap.
-    pub cap_hits: u64,
-    /// Rewind ticks among `ticks` (LAB.md "Time tools").
-    pub rewound_ticks: u64,
-}
-
-impl Totals {
-    /// [`Totals::wall_ns`] in milliseconds.
-    pub fn wall_ms(&self) -> f64 {
-        self.wall_ns as f64 / 1e6
-    }
-}
-
-/// Nanoseconds written as milliseconds (ns / 1e6).
-fn ns_as_ms<S: serde::Serializer>(ns: &u64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(*ns as f64 / 1e6)
-}
 
 /// The game loop shared by the game and the lab.
 #[derive(Clone, Debug)]
@@ -199,8 +45,11 @@ pub struct Loop {
     config: StepperConfig,
     stepper: Stepper,
     latch: Latch,
-    /// Events not yet given a tick: (arrival ns since start, event), in arrival order.
-    raw: VecDeque<(u64, InputEvent)>,
+    /// Events not yet given a tick: (arrival ns since start, player from 0, event), in
+    /// arrival order.
+    raw: VecDeque<(u64, u8, InputEvent)>,
+    /// Players 2..=N of a race: their latches and drawn places (`game_loop/players.rs`).
+    others: players::Others,
     last_frame_ns: u64,
     level: Level,
     tuning: Tuning,
@@ -267,6 +116,7 @@ impl Loop {
             stepper,
             latch: Latch::new(),
             raw: VecDeque::new(),
+            others: players::Others::default(),
             last_frame_ns: 0,
             bodies: Bodies::new(&world),
             drawn: level.spawn,
@@ -296,7 +146,7 @@ impl Loop {
     /// Hand the loop an input edge that arrived at `t_ns` (monotonic ns since the loop's start).
     /// Events must be pushed in arrival order.
     pub fn push_event(&mut self, t_ns: u64, ev: InputEvent) {
-        self.raw.push_back((t_ns, ev));
+        self.raw.push_back((t_ns, 0, ev));
     }
 
     /// Place the player at `pos` (hitbox top-left, pixels) with zero velocity at the next tick,
@@ -313,14 +163,14 @@ impl Loop {
         self.last_frame_ns = now_ns.max(self.last_frame_ns);
         let plan = self.stepper.advance(dt_ns);
         let first_tick = self.ticks_run;
-        while let Some(&(t, ev)) = self.raw.front() {
+        while let Some(&(t, player, ev)) = self.raw.front() {
             if t > now_ns {
                 break;
             }
             self.raw.pop_front();
             let offset = t.saturating_sub(frame_start);
             let tick = first_tick + plan.tick_for_offset(offset, self.config.tick_hz);
-            self.latch.schedule(tick, ev);
+            self.schedule_for(player, tick, ev);
         }
         self.ticks_this_frame.clear();
         let mut consumed = 0;
@@ -337,6 +187,7 @@ impl Loop {
             self.drawn_goal_angle =
                 lerp_angle(goal_angle(self.prev_tick, hz), goal_angle(self.world.tick, hz), alpha);
             self.draw_look(alpha);
+            self.draw_others(alpha);
         }
 
         let t = &mut self.totals;
@@ -368,18 +219,28 @@ impl Loop {
 
     fn run_tick(&mut self) -> u32 {
         self.ticks_run += 1;
-        let (input, consumed) = self.latch.input_for_tick(self.ticks_run);
-        self.rewinding = input.held(Action::Rewind);
+        let (input, mut consumed) = self.latch.input_for_tick(self.ticks_run);
+        let race = !self.world.others.is_empty();
+        self.rewinding = input.held(Action::Rewind) && !race;
         if self.rewinding {
             self.rewind_tick(input);
             return consumed;
         }
         self.prev_tick = self.world.tick;
         let before = self.presenting.then(|| CueBefore::of(&self.world));
-        let out = match self.pending_teleport.take() {
-            Some(pos) => sim::player::teleport(&mut self.world, &self.level, pos, self.config.tick_hz),
-            None => sim::step(&mut self.world, &input, &self.level, &self.tuning, self.config.tick_hz),
-        };
+        let mut outs = sim::RaceOutcome::default();
+        let hz = self.config.tick_hz;
+        match self.pending_teleport.take() {
+            Some(pos) => outs[0] = sim::player::teleport(&mut self.world, &self.level, pos, hz),
+            None if race => {
+                let (inputs, n) = self.race_inputs(self.ticks_run, input);
+                consumed += n;
+                outs = sim::step_race(&mut self.world, &inputs, &self.level, &self.tuning, hz);
+                self.after_race_tick(&outs);
+            }
+            None => outs[0] = sim::step(&mut self.world, &input, &self.level, &self.tuning, hz),
+        }
+        let out = outs[0];
         let respawned = out.respawned;
         if self.presenting {
             self.bodies.after_tick(&self.world, respawned);
@@ -417,6 +278,7 @@ impl Loop {
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),
             sounds,
+            players: self.runner_states(&outs),
             input,
         });
         self.history.record(&self.world, respawned);

@@ -29,6 +29,7 @@ impl Loop {
         }
         self.totals.rewound_ticks += 1;
         self.ticks_this_frame.push(TickRecord {
+            players: Vec::new(),
             tick: self.world.tick,
             player: PlayerState::from(&self.world.player),
             jump_started: false,

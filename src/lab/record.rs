@@ -61,7 +61,7 @@ impl Recorder {
 
     /// Record an input edge that arrived at `t_ns` (the time given to `Loop::push_event`).
     pub fn event(&mut self, t_ns: u64, ev: &InputEvent) {
-        self.script.step(&Step::Event { event: *ev, at: At::Absolute(t_ns) });
+        self.script.step(&Step::Event { event: *ev, at: At::Absolute(t_ns), player: 0 });
     }
 
     /// Record a frame run at `now_ns` (the time given to `Loop::frame`). Runs of equal deltas

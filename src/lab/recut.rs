@@ -160,7 +160,7 @@ pub fn recut_script(script: &Script, timeline: &Timeline, recut: Recut) -> Scrip
     for (t, step, line) in items {
         frames_until(*t, &mut steps, &mut clock);
         let step = match step {
-            Step::Event { event, .. } => Step::Event { event: *event, at: At::Absolute(*t) },
+            Step::Event { event, .. } => Step::Event { event: *event, at: At::Absolute(*t), player: 0 },
             other => other.clone(),
         };
         steps.push((step, *line));
@@ -255,7 +255,7 @@ mod tests {
             crate::lab::script::parse("frame 10\npress jump +3\nframe 30\nteleport 5 6\nframe 10\n").unwrap();
         let timeline = Timeline {
             items: vec![
-                (13_000_000, Step::Event { event: jump, at: At::AfterFrame(3_000_000) }, 2),
+                (13_000_000, Step::Event { event: jump, at: At::AfterFrame(3_000_000), player: 0 }, 2),
                 (40_000_000, Step::Teleport(5.0, 6.0), 4),
             ],
             total_ns: 50_000_000,
@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(
             cut.steps,
             [
-                (Step::Event { event: jump, at: At::Absolute(13_000_000) }, 2),
+                (Step::Event { event: jump, at: At::Absolute(13_000_000), player: 0 }, 2),
                 f(16_666_667),
                 f(16_666_666),
                 f(6_666_667),

@@ -37,6 +37,32 @@ pub struct FrameReport {
     pub effects: Vec<EffectReport>,
     /// Each background layer's drawn offset, back to front.
     pub parallax: Vec<ParallaxReport>,
+    /// Every runner as drawn, in player order (LAB.md Version 4 `frames[].drawn_players`, the
+    /// same alpha as `drawn`); empty and not written with one player.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub drawn_players: Vec<DrawnPlayer>,
+}
+
+/// `frames[].drawn_players[]`: `{"player", "x", "y"}`, hitbox top-left, pixels.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct DrawnPlayer {
+    /// Player number, 1-based.
+    pub player: u8,
+    /// x, pixels.
+    pub x: f64,
+    /// y, pixels.
+    pub y: f64,
+}
+
+impl DrawnPlayer {
+    /// Every runner of `lp` as its last frame drew it; empty with one player.
+    pub fn of(lp: &crate::game_loop::Loop) -> Vec<DrawnPlayer> {
+        if lp.players() == 1 {
+            return Vec::new();
+        }
+        let at = lp.drawn_players().into_iter().enumerate();
+        at.map(|(k, p)| DrawnPlayer { player: k as u8 + 1, x: p.x, y: p.y }).collect()
+    }
 }
 
 /// `frames[].effects[]`: `{"kind", "x", "y", "size", "opacity"}` — what it is, its centre
@@ -136,6 +162,10 @@ pub struct SummaryReport {
     pub deaths: u64,
     /// The goal was reached. An addition to LAB.md.
     pub level_complete: bool,
+    /// Each runner's finishing tick, `null` if it has not finished, in player order (LAB.md
+    /// Version 4); `None`, not written, with one player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finish_ticks: Option<Vec<Option<u64>>>,
 }
 
 /// Settings the lab echoes in `config` after the loop's own (LAB.md "Version 2 additions"),

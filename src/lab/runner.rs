@@ -50,6 +50,8 @@ pub struct LabError {
 struct Pending {
     t_ns: u64,
     event: InputEvent,
+    /// Whose edge it is, 0-based.
+    player: u8,
 }
 
 const CLOCK_OVERFLOW: &str = "the scripted clock passes 2^64 ns (584 years)";
@@ -149,7 +151,7 @@ pub(crate) fn run_parsed(
     let mut pause = Pause { enabled: pause_on_focus_loss, since: None, total_ns: 0 };
     for (step, line) in &script.steps {
         match *step {
-            Step::Event { event, at } => {
+            Step::Event { event, at, player } => {
                 let (t_ns, relative) = match at {
                     At::AfterFrame(offset) => {
                         let t =
@@ -177,7 +179,7 @@ pub(crate) fn run_parsed(
                     latest_relative = Some((t_ns, *line));
                 }
                 let at = pending.partition_point(|p| p.t_ns <= t_ns);
-                pending.insert(at, Pending { t_ns, event });
+                pending.insert(at, Pending { t_ns, event, player });
             }
             Step::Frame { ns, count } => {
                 for _ in 0..count {
@@ -191,7 +193,7 @@ pub(crate) fn run_parsed(
                     while pending.front().is_some_and(|p| p.t_ns <= clock_ns) {
                         let p = pending.pop_front().expect("checked above");
                         if let Some(game_t) = pause.admit(p.t_ns, &p.event) {
-                            lp.push_event(game_t, p.event);
+                            lp.push_event_for(p.player, game_t, p.event);
                         }
                     }
                     let paused = pause.since.is_some();
@@ -213,6 +215,7 @@ pub(crate) fn run_parsed(
                             player_scale,
                             effects,
                             parallax,
+                            drawn_players: DrawnPlayer::of(&lp),
                         });
                         if !paused {
                             ticks.extend_from_slice(lp.ticks_this_frame());
@@ -222,6 +225,12 @@ pub(crate) fn run_parsed(
                 }
             }
             Step::Resize(w, h) => configures += surface.resize(w, h).is_some() as u64,
+            Step::Teleport(..) if script.players > 1 => {
+                return Err(fail(
+                    *line,
+                    "teleport: only with one player (a race places no runner by hand)".into(),
+                ));
+            }
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
             Step::TickCost(ns) => tick_cost_ns = ns,
         }
@@ -247,6 +256,8 @@ pub(crate) fn run_parsed(
             state_hash: format!("{:016x}", lp.state_hash()),
             deaths: w.deaths,
             level_complete: w.level_complete,
+            finish_ticks: (w.players() > 1)
+                .then(|| (0..w.players()).map(|k| w.runner_view(k).finished_at).collect()),
         },
     })
 }
@@ -368,6 +379,10 @@ fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<
     };
     level.entities.extend(script.entities.iter().map(|(spec, _)| spec.clone()));
     let mut lp = Loop::new(level, tuning, config).map_err(|e| fail(0, e.to_string()))?;
+    lp.set_players(script.players);
+    if script.players > 1 && game_speed.is_some() {
+        return Err(fail(0, "config game_speed: a race is always 100 % (NET.md)".into()));
+    }
     lp.set_reduced_motion(reduced_motion);
     lp.set_cosmetic_settings(cosmetic);
     if let Some((_, speed)) = game_speed {

@@ -34,6 +34,9 @@ pub enum Step {
         event: InputEvent,
         /// When it arrives.
         at: At,
+        /// Whose input it is, 0-based (`pK` on the line is player K, K − 1 here; without
+        /// `pK`: 0, player 1). LAB.md Version 4.
+        player: u8,
     },
     /// `resize W H`: the window's inner size, pixels.
     Resize(u32, u32),
@@ -73,6 +76,8 @@ pub struct Script {
     /// `ghost PATH` (LAB.md "Time tools") as written, with its line: a recording to draw as a
     /// ghost ([`super::ghost`]).
     pub ghost: Option<(String, usize)>,
+    /// `players N` (LAB.md Version 4): runners in the world, 1..=4; 1 without the line.
+    pub players: usize,
 }
 
 impl Script {
@@ -251,6 +256,17 @@ fn count_event(events: usize, n: usize) -> Result<usize, ParseError> {
     Ok(events + 1)
 }
 
+/// An optional `pK` token (LAB.md Version 4): `Some(K − 1)` when `tok` is `p1`..`p4`, `None`
+/// when it is not a player token at all; `p0`, `p5` and the like are errors.
+fn player_tok(tok: Option<&str>, line: usize) -> Result<Option<u8>, ParseError> {
+    let Some(k) = tok.and_then(|t| t.strip_prefix('p')).filter(|k| !k.is_empty()) else { return Ok(None) };
+    match k.parse::<u8>() {
+        Ok(k @ 1..=4) => Ok(Some(k - 1)),
+        Ok(_) => err(line, format!("player 'p{k}': players are p1 to p4")),
+        Err(_) => Ok(None),
+    }
+}
+
 fn no_more<'a>(mut it: impl Iterator<Item = &'a str>, line: usize) -> Result<(), ParseError> {
     match it.next() {
         None => Ok(()),
@@ -272,7 +288,11 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         steps: vec![],
         entities: vec![],
         ghost: None,
+        players: 1,
     };
+    // The highest `pK` seen, with its line: checked against `players N` at the end.
+    let mut top_player: Option<(u8, usize)> = None;
+    let mut players_line = None;
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut timeline_started = false;
     let (mut frames, mut events) = (0u64, 0usize);
@@ -283,7 +303,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         }
         let mut toks = content.split_whitespace();
         let head = toks.next().unwrap_or_default();
-        let setup = matches!(head, "level" | "map" | "tuning" | "config" | "entity" | "ghost");
+        let setup = matches!(head, "level" | "map" | "tuning" | "config" | "entity" | "ghost" | "players");
         if setup && timeline_started {
             return err(n, format!("'{head}' is a setup directive and must come before the first frame"));
         }
@@ -341,6 +361,17 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 }
                 script.ghost = Some((rest.to_string(), n));
             }
+            "players" => {
+                if players_line.is_some() {
+                    return err(n, "players: already set (one 'players' line per script)");
+                }
+                script.players = match toks.next().map(str::parse::<usize>) {
+                    Some(Ok(k @ 1..=4)) => k,
+                    _ => return err(n, "players: expected N, a whole number from 1 to 4"),
+                };
+                no_more(toks, n)?;
+                players_line = Some(n);
+            }
             "entity" => {
                 let words: Vec<&str> = toks.collect();
                 let spec = EntitySpec::parse_words(&words)
@@ -377,6 +408,11 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                     }
                     next = toks.next();
                 }
+                let player = player_tok(next, n)?;
+                if player.is_some() {
+                    next = toks.next();
+                }
+                let player = player.unwrap_or(0);
                 let at = timing(next, n)?;
                 no_more(toks, n)?;
                 let event = match (head, synthetic) {
@@ -386,7 +422,8 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                     _ => InputEvent::Repeat(src, a),
                 };
                 events = count_event(events, n)?;
-                script.steps.push((Step::Event { event, at }, n));
+                top_player = top_player.max(Some((player, n)));
+                script.steps.push((Step::Event { event, at, player }, n));
             }
             "focus" | "pad" => {
                 let event = match (head, toks.next()) {
@@ -399,10 +436,10 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                         return err(n, format!("{head}: expected {want}, got '{}'", w.unwrap_or("")));
                     }
                 };
-                let at = timing(toks.next(), n)?;
-                no_more(toks, n)?;
+                let (at, player) = timing_for_player(&mut toks, n)?;
+                top_player = top_player.max(Some((player, n)));
                 events = count_event(events, n)?;
-                script.steps.push((Step::Event { event, at }, n));
+                script.steps.push((Step::Event { event, at, player }, n));
             }
             "axis" => {
                 if toks.next() != Some("X") {
@@ -412,10 +449,10 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
                 if !(-1.0..=1.0).contains(&v) {
                     return err(n, format!("axis value must be in [-1, 1], got {v}"));
                 }
-                let at = timing(toks.next(), n)?;
-                no_more(toks, n)?;
+                let (at, player) = timing_for_player(&mut toks, n)?;
+                top_player = top_player.max(Some((player, n)));
                 events = count_event(events, n)?;
-                script.steps.push((Step::Event { event: InputEvent::AxisX(v as f32), at }, n));
+                script.steps.push((Step::Event { event: InputEvent::AxisX(v as f32), at, player }, n));
             }
             "resize" => {
                 let w = non_negative(toks.next(), "resize W", n)?;
@@ -445,151 +482,36 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
             other => return err(n, format!("unknown directive '{other}'")),
         }
     }
+    if let Some((k, line)) = top_player.filter(|&(k, _)| usize::from(k) >= script.players) {
+        let n = script.players;
+        return err(
+            line,
+            format!(
+                "p{}: the script has {n} player{} ('players N' sets more)",
+                k + 1,
+                if n == 1 { "" } else { "s" }
+            ),
+        );
+    }
     Ok(script)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_every_directive() {
-        let s = parse(
-            "# c\nconfig tick_hz 64\ntuning gravity 2000\nmap\n..P.\n####\nend\nframe 16.6667 x3\n\
-             press jump @21.5\nrelease jump +2\nrepeat left\npress right synthetic +1\nrelease jump pad +1\nfocus lost\n\
-             pad connect @100\naxis X -0.5 +3\nresize 800 0\nteleport 600 100\ntick-cost 5\n",
-        )
-        .unwrap();
-        assert_eq!(s.config, vec![("tick_hz".into(), 64.0, 2)]);
-        assert_eq!(s.level, LevelSource::Inline(vec!["..P.".into(), "####".into()], 5));
-        assert_eq!(s.steps[0], (Step::Frame { ns: 16_666_700, count: 3 }, 8));
-        assert_eq!(s.steps.len(), 12);
-        assert_eq!(
-            s.steps[5].0,
-            Step::Event {
-                event: InputEvent::Release(Source::Pad, Action::Jump),
-                at: At::AfterFrame(1_000_000)
-            }
-        );
+/// The rest of an input line after its edge: an optional `pK`, then the optional `+MS`/`@MS`,
+/// then nothing.
+fn timing_for_player<'a>(
+    toks: &mut impl Iterator<Item = &'a str>,
+    line: usize,
+) -> Result<(At, u8), ParseError> {
+    let mut next = toks.next();
+    let player = player_tok(next, line)?;
+    if player.is_some() {
+        next = toks.next();
     }
-
-    #[test]
-    fn times_are_exact_nanoseconds_from_the_decimal_text() {
-        for (text, ns) in [
-            ("16.6667", 16_666_700),
-            ("16.666667", 16_666_667),
-            ("0.000001", 1),
-            ("6.9444", 6_944_400),
-            ("250", 250_000_000),
-            ("250.", 250_000_000),
-            (".5", 500_000),
-            ("0", 0),
-            ("-0", 0),
-            ("+7", 7_000_000),
-            ("1e3", 1_000_000_000),
-            ("1E-6", 1),
-            ("2.5e-5", 25),
-            ("16.666667000000", 16_666_667),
-            ("0001048576000", 1_048_576_000_000_000),
-            ("18446744073709.551615", u64::MAX),
-            // Finer than a nanosecond: the nearest one, halves up, from the exact digits.
-            ("16.6666667", 16_666_667),
-            ("16.66666666666666666", 16_666_667),
-            ("0.0000004", 0),
-            ("0.0000005", 1),
-            ("0.00000049999999999999999999", 0),
-            ("1.5e-6", 2),
-            ("2.5e-6", 3),
-            ("1e-7", 0),
-            ("1e-300", 0),
-            ("18446744073709.5516154", u64::MAX),
-        ] {
-            assert_eq!(parse_ms(text), Ok(ns), "{text}");
-        }
-        for (text, why) in [
-            ("18446744073709.551616", "more than 2^64"),
-            ("18446744073709.5516155", "more than 2^64"),
-            ("1e300", "more than 2^64"),
-            ("99999999999999999999999999999999999999", "more than 2^64"),
-            ("123456789012345678901234567890123456789e-30", "39 significant digits"),
-            ("-1", "must be ≥ 0"),
-            ("1e", "not a decimal"),
-            ("16.6.7", "not a decimal"),
-            ("inf", "not a decimal"),
-            ("nan", "not a decimal"),
-            ("", "not a decimal"),
-            (".", "not a decimal"),
-            ("0x10", "not a decimal"),
-        ] {
-            let e = parse_ms(text).unwrap_err();
-            assert!(e.to_string().contains(why), "{text}: {e}");
-        }
-    }
-
-    #[test]
-    fn time_errors_name_the_line_and_the_value() {
-        let e = parse("frame 10\n\npress jump @16.6666.67\n").unwrap_err();
-        assert_eq!(e.line, 3);
-        assert_eq!(e.to_string(), "line 3: event time '16.6666.67': not a decimal number of milliseconds");
-        let e = parse("tick-cost 18446744073709.551616\n").unwrap_err();
-        assert_eq!(e.line, 1);
-        assert!(e.to_string().contains("more than 2^64 - 1 ns"), "{e}");
-        // The error is a std error: it goes into anyhow or a Box<dyn Error> as it is.
-        let boxed: Box<dyn std::error::Error> = Box::new(e);
-        assert!(boxed.to_string().starts_with("line 1: tick-cost MS"));
-    }
-
-    #[test]
-    fn twelve_days_of_milliseconds_are_read_exactly() {
-        // 2^20 s, past the old 1e9 ms limit, and one nanosecond more.
-        let s = parse("frame 1048576000 x2\npress jump @1048576000.000001\n").unwrap();
-        let late = (1u64 << 20) * 1_000_000_000;
-        assert_eq!(s.steps[0].0, Step::Frame { ns: late, count: 2 });
-        let press = InputEvent::Press(Source::Keyboard, Action::Jump);
-        assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1) });
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        for (text, line) in [
-            ("frame 10\nbogus 3\n", 2),
-            ("frame ten\n", 1),
-            ("frame 10 x0\n", 1),
-            ("map\n..P\n", 1),
-            ("frame 1\ntuning gravity 3\n", 2),
-            ("press fly\n", 1),
-            ("press jump soon\n", 1),
-            ("axis X 2\n", 1),
-            ("frame -1\n", 1),
-            ("frame nan\n", 1),
-        ] {
-            assert_eq!(parse(text).unwrap_err().line, line, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn a_level_line_may_end_with_its_content_hash() {
-        let hex = "ab".repeat(32);
-        let s = parse(&format!("level my levels/a.tmx sha256={hex}\n")).unwrap();
-        assert_eq!(s.level, LevelSource::File("my levels/a.tmx".into(), 1, Some(hex.parse().unwrap())));
-        let s = parse("level my levels/a.tmx\n").unwrap();
-        assert_eq!(s.level, LevelSource::File("my levels/a.tmx".into(), 1, None));
-        let e = parse("level a.tmx sha256=abc\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 1: level: sha256 must be 64 hex digits, got 'abc'");
-    }
-
-    #[test]
-    fn frames_and_events_past_the_limits_are_refused_at_their_line() {
-        let e = parse(&format!("frame 16 x{MAX_FRAMES}\nframe 16\n")).unwrap_err();
-        assert_eq!(e.to_string(), format!("line 2: more than {MAX_FRAMES} frames in one script"));
-        assert!(parse(&format!("frame 16 x{MAX_FRAMES}\n")).is_ok());
-        let e = parse(&format!("frame 16 x{}\n", u64::MAX)).unwrap_err();
-        assert_eq!(e.line, 1);
-        let text = "press jump\n".repeat(MAX_EVENTS + 1);
-        let e = parse(&text).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!("line {}: more than {MAX_EVENTS} input events in one script", MAX_EVENTS + 1)
-        );
-    }
+    let at = timing(next, line)?;
+    no_more(toks, line)?;
+    Ok((at, player.unwrap_or(0)))
 }
+
+#[cfg(test)]
+#[path = "script_tests.rs"]
+mod tests;

@@ -63,7 +63,7 @@ impl TickScript {
     /// Write the next tick, which saw `input`: its edges, then its frame.
     pub fn tick(&mut self, input: &TickInput) {
         let edge = |script: &mut ScriptWriter, ev: InputEvent| {
-            script.step(&Step::Event { event: ev, at: At::AfterFrame(0) });
+            script.step(&Step::Event { event: ev, at: At::AfterFrame(0), player: 0 });
         };
         for a in Action::ALL {
             let (was, now, pressed) = (self.held[a.index()], input.held(a), input.pressed(a));

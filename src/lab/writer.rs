@@ -112,7 +112,7 @@ impl ScriptWriter {
                     *c += count - 1;
                 }
             }
-            Step::Event { event, at } => self.line(&event_line(&event, at)),
+            Step::Event { event, at, player } => self.line(&event_line(&event, at, player)),
             Step::Resize(w, h) => self.line(&format!("resize {w} {h}")),
             Step::Teleport(x, y) => self.line(&format!("teleport {x} {y}")),
             Step::TickCost(ns) => self.line(&format!("tick-cost {}", format_ms(ns))),
@@ -132,8 +132,9 @@ impl ScriptWriter {
     }
 }
 
-/// An input edge as a script line: `press jump pad @12.000000`; `+0` is left out.
-fn event_line(event: &InputEvent, at: At) -> String {
+/// An input edge as a script line: `press jump pad p2 @12.000000`; `+0` and player 1's `p1`
+/// are left out.
+fn event_line(event: &InputEvent, at: At, player: u8) -> String {
     let src = |s: &Source| if *s == Source::Pad { " pad" } else { "" };
     let mut line = match event {
         InputEvent::Press(s, a) => format!("press {}{}", a.name(), src(s)),
@@ -146,6 +147,9 @@ fn event_line(event: &InputEvent, at: At) -> String {
         InputEvent::PadDisconnected => "pad disconnect".to_string(),
         InputEvent::AxisX(v) => format!("axis X {v:?}"),
     };
+    if player > 0 {
+        line += &format!(" p{}", player + 1);
+    }
     match at {
         At::AfterFrame(0) => {}
         At::AfterFrame(ns) => line += &format!(" +{}", format_ms(ns)),
@@ -187,16 +191,24 @@ mod tests {
     fn what_is_written_parses_back_to_the_same_script() {
         let kb = Source::Keyboard;
         let steps = vec![
-            Step::Event { event: InputEvent::Press(kb, Action::Right), at: At::AfterFrame(0) },
+            Step::Event { event: InputEvent::Press(kb, Action::Right), at: At::AfterFrame(0), player: 0 },
             Step::Frame { ns: 16_666_667, count: 3 },
-            Step::Event { event: InputEvent::SyntheticPress(Source::Pad, Action::Jump), at: At::Absolute(1) },
-            Step::Event { event: InputEvent::Release(kb, Action::Left), at: At::AfterFrame(7) },
-            Step::Event { event: InputEvent::Repeat(Source::Pad, Action::Down), at: At::Absolute(u64::MAX) },
-            Step::Event { event: InputEvent::AxisX(-0.7), at: At::AfterFrame(0) },
-            Step::Event { event: InputEvent::FocusLost, at: At::AfterFrame(0) },
-            Step::Event { event: InputEvent::FocusGained, at: At::AfterFrame(0) },
-            Step::Event { event: InputEvent::PadConnected, at: At::AfterFrame(0) },
-            Step::Event { event: InputEvent::PadDisconnected, at: At::AfterFrame(0) },
+            Step::Event {
+                event: InputEvent::SyntheticPress(Source::Pad, Action::Jump),
+                at: At::Absolute(1),
+                player: 0,
+            },
+            Step::Event { event: InputEvent::Release(kb, Action::Left), at: At::AfterFrame(7), player: 0 },
+            Step::Event {
+                event: InputEvent::Repeat(Source::Pad, Action::Down),
+                at: At::Absolute(u64::MAX),
+                player: 0,
+            },
+            Step::Event { event: InputEvent::AxisX(-0.7), at: At::AfterFrame(0), player: 0 },
+            Step::Event { event: InputEvent::FocusLost, at: At::AfterFrame(0), player: 0 },
+            Step::Event { event: InputEvent::FocusGained, at: At::AfterFrame(0), player: 0 },
+            Step::Event { event: InputEvent::PadConnected, at: At::AfterFrame(0), player: 0 },
+            Step::Event { event: InputEvent::PadDisconnected, at: At::AfterFrame(0), player: 0 },
             Step::Frame { ns: 1, count: 1 },
             Step::Resize(0, 720),
             Step::Teleport(-3.25, 1e6),

@@ -65,15 +65,42 @@ pub fn step(
 }
 
 fn tick(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, tick_hz: u32) -> TickOutcome {
-    let dt = 1.0 / tick_hz as f64;
-    let mut out = TickOutcome::default();
     world.tick += 1;
     if world.level_complete {
-        return out;
+        return TickOutcome::default();
     }
     let ent = entities::before_player(world, level, tick_hz);
+    player_part(world, input, level, tuning, tick_hz, ent, Rules::Alone)
+}
+
+/// Whose rules a death follows: one player's ([`Rules::Alone`]: a death resets the crumbling
+/// blocks and walkers) or a race's ([`Rules::Race`]: the world is shared, so a death resets
+/// nothing but the runner; docs/lab.md "Players").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// One player in the world.
+    Alone,
+    /// Two or more runners share the world.
+    Race,
+}
+
+/// The player's own part of a tick, after the entities stepped (`ent`, what they did to it):
+/// move, contacts, tiles, death and respawn, checkpoints and the goal. `world`'s per-player
+/// fields are the runner's ([`World::with_runner`] in a race). The world's tick has already
+/// been counted.
+pub fn player_part(
+    world: &mut World,
+    input: &TickInput,
+    level: &Level,
+    tuning: &Tuning,
+    tick_hz: u32,
+    ent: entities::BeforePlayer,
+    rules: Rules,
+) -> TickOutcome {
+    let dt = 1.0 / tick_hz as f64;
+    let mut out = TickOutcome::default();
     if ent.squished {
-        return die(world, level, out);
+        return die(world, level, out, rules);
     }
     let before = world.player.pos;
     let p = &mut world.player;
@@ -182,13 +209,13 @@ fn tick(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, ti
     p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };
 
     if entities::contacts::contacts(world, level, tuning, tick_hz, before) {
-        return die(world, level, out);
+        return die(world, level, out, rules);
     }
 
     // Triggers: hazards and the pit kill, checkpoints move the respawn point, the goal finishes.
     let hitbox = Rect { pos: world.player.pos, size: HITBOX };
     if touches_hazard(level, &hitbox) || hitbox.pos.y > level.size_px().y {
-        return die(world, level, out);
+        return die(world, level, out, rules);
     }
     for (i, cp) in level.checkpoints.iter().enumerate() {
         if cp.area.overlaps(&hitbox) && !world.reached.get(i).copied().unwrap_or(false) {
@@ -202,17 +229,22 @@ fn tick(world: &mut World, input: &TickInput, level: &Level, tuning: &Tuning, ti
     }
     if level.goal.is_some_and(|g| g.overlaps(&hitbox)) {
         world.level_complete = true;
+        world.finished_at = Some(world.tick);
         out.finished = true;
     }
     out
 }
 
-/// A death (hazard, pit, saw, walker, squish): respawn at the respawn point, reset the
-/// entities death resets ([`entities::reset_on_death`]).
-fn die(world: &mut World, level: &Level, mut out: TickOutcome) -> TickOutcome {
+/// A death (hazard, pit, saw, walker, squish): respawn at the respawn point; alone, reset the
+/// entities death resets ([`entities::reset_on_death`]); in a race, reset nothing shared, only
+/// place the runner out of solids ([`entities::place_at_start`]).
+fn die(world: &mut World, level: &Level, mut out: TickOutcome, rules: Rules) -> TickOutcome {
     world.deaths += 1;
     respawn(world, level, None);
-    entities::reset_on_death(world, level);
+    match rules {
+        Rules::Alone => entities::reset_on_death(world, level),
+        Rules::Race => entities::place_at_start(world, level),
+    }
     out.died = true;
     out.respawned = true;
     out

@@ -65,6 +65,47 @@ pub struct World {
     /// The platform or crumbling block the player rides after this tick, by id (LAB.md's
     /// riding rule, [`super::entities::after_tick`]).
     pub riding: Option<usize>,
+    /// The tick the goal was touched in. A statistic (the results table's order), like `jumps`:
+    /// no tick reads it and [`World::state_hash`] leaves it out.
+    pub finished_at: Option<u64>,
+    /// Players 2..=N of a race (LAB.md Version 4 `players N`), each with the same per-player
+    /// fields as player 1's above; empty with one player, and then nothing about a race is
+    /// hashed ([`World::state_hash`]). The race's tick is [`super::race::step_race`].
+    pub others: Vec<Runner>,
+    /// Players who left the race (their peer went silent or quit), bit K − 1 for player K: a
+    /// runner that left stands where it was and touches nothing. Always 0 with one player.
+    pub left: u8,
+}
+
+/// The most players in one world (LAB.md Version 4: `players N`, N in 1..=4).
+pub const MAX_PLAYERS: usize = 4;
+
+/// One runner's own state in a race, for players 2..=N: exactly the per-player fields of
+/// [`World`] (player 1 keeps them in the world itself, so a one-player world is what it always
+/// was). [`World::swap_runner`] exchanges them with the world's, so every rule written for
+/// "the player" runs for any runner.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Runner {
+    /// As [`World::player`].
+    pub player: Player,
+    /// As [`World::respawn_point`], pixels.
+    pub respawn_point: DVec2,
+    /// As [`World::checkpoint`].
+    pub checkpoint: Option<usize>,
+    /// As [`World::reached`].
+    pub reached: Vec<bool>,
+    /// As [`World::jumps`] (a statistic).
+    pub jumps: u64,
+    /// As [`World::respawns`] (a statistic).
+    pub respawns: u64,
+    /// As [`World::deaths`] (a statistic).
+    pub deaths: u64,
+    /// As [`World::level_complete`]: this runner has finished.
+    pub level_complete: bool,
+    /// As [`World::riding`].
+    pub riding: Option<usize>,
+    /// As [`World::finished_at`] (a statistic).
+    pub finished_at: Option<u64>,
 }
 
 impl Clone for World {
@@ -88,6 +129,9 @@ impl Clone for World {
             level_complete,
             entities,
             riding,
+            finished_at,
+            others,
+            left,
         } = source;
         self.tick = *tick;
         self.player.clone_from(player);
@@ -100,6 +144,9 @@ impl Clone for World {
         self.level_complete = *level_complete;
         self.entities.clone_from(entities);
         self.riding = *riding;
+        self.finished_at = *finished_at;
+        self.others.clone_from(others);
+        self.left = *left;
     }
 }
 
@@ -145,6 +192,137 @@ impl World {
         }
         h.bool(self.level_complete);
         entities::hash_into(&self.entities, self.riding, &mut h);
+        if !self.others.is_empty() {
+            // A race only: one player hashes exactly as before races existed.
+            h.u64(self.players() as u64);
+            h.u64(u64::from(self.left));
+            h.u64(self.riding.map_or(u64::MAX, |r| r as u64));
+            for r in &self.others {
+                hash_runner(r, &mut h);
+            }
+        }
         h.finish()
     }
+
+    /// Players in this world: 1 + [`World::others`]'s length (1..=[`MAX_PLAYERS`]).
+    pub fn players(&self) -> usize {
+        1 + self.others.len()
+    }
+
+    /// A fresh world for `level` with `players` runners (clamped to 1..=[`MAX_PLAYERS`]), each
+    /// at the level's spawn as [`World::for_level`] places player 1; one player is exactly
+    /// `for_level`.
+    pub fn for_race(level: &Level, players: usize) -> Self {
+        let mut w = World::for_level(level);
+        let runner = Runner {
+            player: w.player.clone(),
+            respawn_point: w.respawn_point,
+            checkpoint: w.checkpoint,
+            reached: w.reached.clone(),
+            riding: w.riding,
+            ..Runner::default()
+        };
+        w.others = vec![runner; players.clamp(1, MAX_PLAYERS) - 1];
+        w
+    }
+
+    /// Exchange the world's per-player fields (player 1's, normally) with `runner`'s: after
+    /// one swap the world's fields are that runner's, and a second swap puts them back.
+    pub fn swap_runner(&mut self, runner: &mut Runner) {
+        std::mem::swap(&mut self.player, &mut runner.player);
+        std::mem::swap(&mut self.respawn_point, &mut runner.respawn_point);
+        std::mem::swap(&mut self.checkpoint, &mut runner.checkpoint);
+        std::mem::swap(&mut self.reached, &mut runner.reached);
+        std::mem::swap(&mut self.jumps, &mut runner.jumps);
+        std::mem::swap(&mut self.respawns, &mut runner.respawns);
+        std::mem::swap(&mut self.deaths, &mut runner.deaths);
+        std::mem::swap(&mut self.level_complete, &mut runner.level_complete);
+        std::mem::swap(&mut self.riding, &mut runner.riding);
+        std::mem::swap(&mut self.finished_at, &mut runner.finished_at);
+    }
+
+    /// Run `f` with player `k`'s fields (0-based: 0 is player 1) in the world's per-player
+    /// fields, then put them back. Panics if `k` ≥ [`World::players`].
+    pub fn with_runner<R>(&mut self, k: usize, f: impl FnOnce(&mut World) -> R) -> R {
+        if k == 0 {
+            return f(self);
+        }
+        let mut r = std::mem::take(&mut self.others[k - 1]);
+        self.swap_runner(&mut r);
+        let out = f(self);
+        self.swap_runner(&mut r);
+        self.others[k - 1] = r;
+        out
+    }
+
+    /// Player `k`'s runner (0-based) as a read-only view: (player, level complete, deaths,
+    /// finish tick). Panics if `k` ≥ [`World::players`].
+    pub fn runner_view(&self, k: usize) -> RunnerView<'_> {
+        match k {
+            0 => RunnerView {
+                player: &self.player,
+                level_complete: self.level_complete,
+                deaths: self.deaths,
+                finished_at: self.finished_at,
+                left: self.left & 1 != 0,
+            },
+            _ => {
+                let r = &self.others[k - 1];
+                RunnerView {
+                    player: &r.player,
+                    level_complete: r.level_complete,
+                    deaths: r.deaths,
+                    finished_at: r.finished_at,
+                    left: self.left & (1 << k) != 0,
+                }
+            }
+        }
+    }
+
+    /// Player `k` (0-based) has left the race ([`World::left`]).
+    pub fn has_left(&self, k: usize) -> bool {
+        self.left & (1 << k) != 0
+    }
+
+    /// Player `k` (0-based) still runs: neither finished nor left.
+    pub fn racing(&self, k: usize) -> bool {
+        !self.runner_view(k).level_complete && !self.has_left(k)
+    }
+}
+
+/// What the lab report and the race's results read of one runner ([`World::runner_view`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RunnerView<'a> {
+    /// Its body.
+    pub player: &'a Player,
+    /// It touched the goal.
+    pub level_complete: bool,
+    /// Its deaths (a statistic).
+    pub deaths: u64,
+    /// The tick it finished in (a statistic).
+    pub finished_at: Option<u64>,
+    /// It left the race.
+    pub left: bool,
+}
+
+/// Feed one of players 2..=N to `h`: the fields player 1's part of [`World::state_hash`]
+/// covers, in the same order, and its riding link.
+fn hash_runner(r: &Runner, h: &mut StableHasher) {
+    let p = &r.player;
+    for v in [p.pos.x, p.pos.y, p.vel.x, p.vel.y, r.respawn_point.x, r.respawn_point.y] {
+        h.f64(v);
+    }
+    h.bool(p.on_ground);
+    h.bool(p.facing_left);
+    for v in [p.coyote, p.jump_buffer, p.var_jump, p.drop_through, p.run_ticks] {
+        h.u64(v as u64);
+    }
+    p.wall.feed(h);
+    h.u64(r.checkpoint.map_or(u64::MAX, |c| c as u64));
+    h.u64(r.reached.len() as u64);
+    for &x in &r.reached {
+        h.bool(x);
+    }
+    h.bool(r.level_complete);
+    h.u64(r.riding.map_or(u64::MAX, |x| x as u64));
 }

@@ -95,6 +95,51 @@ pub fn move_platform(world: &mut World, level: &Level, id: usize, carried: &mut 
     squished
 }
 
+/// [`move_platform`] in a race: platform `id`, its path already advanced, moves to its exact
+/// place rounded to whole pixels, x then y, and carries or pushes every runner still racing
+/// (`racing[k]` for player k + 1), each by the same rule as one player: a rider is a runner
+/// whose feet are on its top before the move; `carried[k]` is that runner's (shared by every
+/// platform in the tick); a blocked push sets `out[k].squished`, and a runner squished along
+/// x is not moved along y by this platform.
+pub fn move_platform_race(
+    world: &mut World,
+    level: &Level,
+    id: usize,
+    racing: &[bool],
+    carried: &mut [Carried],
+    out: &mut [super::BeforePlayer],
+) {
+    let e = &mut world.entities[id];
+    let target = DVec2::new(round_px(e.exact.x), round_px(e.exact.y));
+    let d = target - e.pos;
+    e.moved = d;
+    let e = *e;
+    let mut rider = [false; crate::sim::world::MAX_PLAYERS];
+    for (k, r) in rider.iter_mut().enumerate().take(racing.len()) {
+        *r = racing[k]
+            && solids::standing_on(std::slice::from_ref(&e), world.runner_view(k).player.pos, HITBOX)
+                .is_some();
+    }
+    let mut squished_x = [false; crate::sim::world::MAX_PLAYERS];
+    if d.x != 0.0 {
+        world.entities[id].pos.x = target.x;
+        for k in (0..racing.len()).filter(|&k| racing[k]) {
+            let dx = DVec2::new(d.x, 0.0);
+            squished_x[k] =
+                world.with_runner(k, |w| move_player(w, level, id, dx, rider[k], &mut carried[k].x));
+            out[k].squished |= squished_x[k];
+        }
+    }
+    world.entities[id].pos.y = target.y;
+    if d.y != 0.0 {
+        for k in (0..racing.len()).filter(|&k| racing[k] && !squished_x[k]) {
+            let dy = DVec2::new(0.0, d.y);
+            out[k].squished |=
+                world.with_runner(k, |w| move_player(w, level, id, dy, rider[k], &mut carried[k].y));
+        }
+    }
+}
+
 /// True when the open intervals (a, a + al) and (b, b + bl) overlap, without short-circuits (as
 /// [`solids::overlaps`] decides per axis).
 fn spans(a: f64, al: f64, b: f64, bl: f64) -> bool {

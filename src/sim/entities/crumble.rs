@@ -12,8 +12,8 @@
 use super::Entity;
 use super::solids::overlaps;
 use crate::sim::tuning::seconds_to_ticks;
-use crate::sim::world::Player;
 use crate::sim::{EntityState, HITBOX};
+use glam::DVec2;
 
 /// Start the countdown of a whole block the player stands on (the trigger, after the player's
 /// move); a block already breaking or broken is left alone.
@@ -25,8 +25,10 @@ pub fn trigger(e: &mut Entity, delay: f64, tick_hz: u32) {
     }
 }
 
-/// One entity step of a crumbling block with `back` seconds before it may come back.
-pub fn step(e: &mut Entity, player: &Player, back: f64, tick_hz: u32) {
+/// One entity step of a crumbling block with `back` seconds before it may come back; `bodies`
+/// are the hitbox top-lefts of the runners that can hold it open (the player; in a race, every
+/// runner still racing), pixels.
+pub fn step(e: &mut Entity, bodies: &[DVec2], back: f64, tick_hz: u32) {
     match e.state {
         EntityState::Breaking => {
             e.clock += 1;
@@ -39,7 +41,7 @@ pub fn step(e: &mut Entity, player: &Player, back: f64, tick_hz: u32) {
         }
         EntityState::Broken => {
             e.timer = e.timer.saturating_sub(1);
-            if e.timer == 0 && !overlaps(e, player.pos, HITBOX) {
+            if e.timer == 0 && !bodies.iter().any(|&p| overlaps(e, p, HITBOX)) {
                 e.state = EntityState::Solid;
                 e.clock = 0;
                 e.snapped = true;
@@ -53,7 +55,7 @@ pub fn step(e: &mut Entity, player: &Player, back: f64, tick_hz: u32) {
 mod tests {
     use super::*;
     use crate::level::EntitySpec;
-    use glam::DVec2;
+    use crate::sim::world::Player;
 
     #[test]
     fn breaks_after_the_delay_and_comes_back_only_when_the_player_is_out_of_it() {
@@ -63,7 +65,7 @@ mod tests {
         trigger(&mut e, 0.05, 60); // end of tick T: 3 ticks of delay
         let mut states = Vec::new();
         for _ in 0..4 {
-            step(&mut e, &player, 0.1, 60);
+            step(&mut e, &[player.pos], 0.1, 60);
             states.push(e.state);
         }
         use EntityState::*;
@@ -73,11 +75,11 @@ mod tests {
         // The player stands inside it when it could come back: it waits.
         player.pos.y = 95.0;
         for _ in 0..10 {
-            step(&mut e, &player, 0.1, 60);
+            step(&mut e, &[player.pos], 0.1, 60);
         }
         assert_eq!(e.state, Broken);
         player.pos.y = 78.0;
-        step(&mut e, &player, 0.1, 60);
+        step(&mut e, &[player.pos], 0.1, 60);
         assert_eq!(e.state, Solid);
         assert!(e.snapped);
     }

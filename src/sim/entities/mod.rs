@@ -25,7 +25,7 @@ pub mod walker;
 
 use super::EntityState;
 use super::hash::StableHasher;
-use super::world::World;
+use super::world::{MAX_PLAYERS, World};
 use crate::level::{EntityKind, EntitySpec, Level, Rect};
 use glam::DVec2;
 
@@ -141,8 +141,28 @@ pub struct BeforePlayer {
 /// player). Returns the lift speed a jump in this tick takes and whether the player was
 /// squished.
 pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePlayer {
-    let mut out = BeforePlayer::default();
-    let mut carried = carry::Carried::default();
+    before_players(world, level, tick_hz, &[true])[0]
+}
+
+/// [`before_player`] for every runner of a race: `racing[k]` says whether player k + 1 still
+/// runs (a runner that finished or left touches nothing: no platform carries, pushes or
+/// squishes it, and it holds no crumbling block open). Returns what the entities did to each
+/// runner, by player (0-based); entries past `racing`'s length are the default.
+pub fn before_players(
+    world: &mut World,
+    level: &Level,
+    tick_hz: u32,
+    racing: &[bool],
+) -> [BeforePlayer; MAX_PLAYERS] {
+    let mut out = [BeforePlayer::default(); MAX_PLAYERS];
+    let mut carried = [carry::Carried::default(); MAX_PLAYERS];
+    let alone = racing.len() == 1;
+    let mut bodies = [DVec2::ZERO; MAX_PLAYERS];
+    let mut n_bodies = 0;
+    for (k, _) in racing.iter().enumerate().filter(|(_, r)| **r) {
+        bodies[n_bodies] = world.runner_view(k).player.pos;
+        n_bodies += 1;
+    }
     // Every path first (a platform's or saw's place is a function of its clock alone, read by
     // nothing else in the tick): independent computations in one loop, which the CPU overlaps.
     for e in &mut world.entities {
@@ -157,7 +177,12 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
         e.snapped = false;
         e.moved = DVec2::ZERO;
         match e.kind {
-            EntityKind::Platform => out.squished |= carry::move_platform(world, level, id, &mut carried),
+            EntityKind::Platform if alone => {
+                out[0].squished |= carry::move_platform(world, level, id, &mut carried[0]);
+            }
+            EntityKind::Platform => {
+                carry::move_platform_race(world, level, id, racing, &mut carried, &mut out)
+            }
             EntityKind::Saw => {
                 e.moved = e.exact - e.pos;
                 e.pos = e.exact;
@@ -165,7 +190,7 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
             EntityKind::Walker => walker::step(e, level, tick_hz),
             EntityKind::Crumble => {
                 if let EntitySpec::Crumble { back, .. } = level.entities[id] {
-                    crumble::step(e, &world.player, back, tick_hz);
+                    crumble::step(e, &bodies[..n_bodies], back, tick_hz);
                 }
             }
             EntityKind::Spring => e.timer = e.timer.saturating_sub(1),
@@ -176,11 +201,14 @@ pub fn before_player(world: &mut World, level: &Level, tick_hz: u32) -> BeforePl
         e.snapped = false;
         e.moved = DVec2::ZERO;
     }
-    if let Some(id) = world.riding {
-        let e = &world.entities[id];
-        if e.kind == EntityKind::Platform {
-            let v = e.moved * f64::from(tick_hz);
-            out.lift = DVec2::new(v.x, v.y.min(0.0));
+    for (k, o) in out.iter_mut().enumerate().take(racing.len()) {
+        let riding = if k == 0 { world.riding } else { world.others[k - 1].riding };
+        if let Some(id) = riding {
+            let e = &world.entities[id];
+            if e.kind == EntityKind::Platform {
+                let v = e.moved * f64::from(tick_hz);
+                o.lift = DVec2::new(v.x, v.y.min(0.0));
+            }
         }
     }
     out

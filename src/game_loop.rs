@@ -16,11 +16,13 @@ mod look;
 mod players;
 mod records;
 mod reload;
+mod rollback;
 mod time_tools;
 
 pub use records::{FrameStats, PlayerState, Point, RunnerState, TickRecord, Totals};
 
 pub use reload::Carried;
+pub use rollback::{RollbackSim, TickDriver};
 
 use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
 use crate::input::InputEvent;
@@ -50,6 +52,9 @@ pub struct Loop {
     raw: VecDeque<(u64, u8, InputEvent)>,
     /// Players 2..=N of a race: their latches and drawn places (`game_loop/players.rs`).
     others: players::Others,
+    /// The script's teleports of the last ticks, by the tick they happen in, while a rollback
+    /// session drives the ticks (`game_loop/rollback.rs`).
+    teleports: Vec<(u64, DVec2)>,
     last_frame_ns: u64,
     level: Level,
     tuning: Tuning,
@@ -117,6 +122,7 @@ impl Loop {
             latch: Latch::new(),
             raw: VecDeque::new(),
             others: players::Others::default(),
+            teleports: Vec::new(),
             last_frame_ns: 0,
             bodies: Bodies::new(&world),
             drawn: level.spawn,
@@ -158,6 +164,16 @@ impl Loop {
     /// Run one frame ending at `now_ns`: assign arrived events to ticks, run the ticks the
     /// stepper allows, interpolate, move the camera.
     pub fn frame(&mut self, now_ns: u64) -> FrameStats {
+        self.frame_with(now_ns, None)
+    }
+
+    /// [`Loop::frame`] with every tick run by `driver`, a rollback session
+    /// (`game_loop/rollback.rs`): what is presented, recorded and counted is the same.
+    pub fn frame_driven(&mut self, now_ns: u64, driver: &mut dyn TickDriver) -> FrameStats {
+        self.frame_with(now_ns, Some(driver))
+    }
+
+    fn frame_with(&mut self, now_ns: u64, mut driver: Option<&mut dyn TickDriver>) -> FrameStats {
         let dt_ns = now_ns.saturating_sub(self.last_frame_ns);
         let frame_start = self.last_frame_ns;
         self.last_frame_ns = now_ns.max(self.last_frame_ns);
@@ -176,7 +192,8 @@ impl Loop {
         let mut consumed = 0;
         let started = (self.measure_ticks && plan.steps > 0).then(Instant::now);
         for _ in 0..plan.steps {
-            consumed += self.run_tick();
+            let driver = driver.as_mut().map(|d| &mut **d as &mut dyn TickDriver);
+            consumed += self.run_tick(driver);
         }
         let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
         let alpha = self.stepper.alpha();
@@ -217,7 +234,7 @@ impl Loop {
         if self.record_entities { records(&self.world.entities, self.config.tick_hz) } else { Vec::new() }
     }
 
-    fn run_tick(&mut self) -> u32 {
+    fn run_tick(&mut self, driver: Option<&mut dyn TickDriver>) -> u32 {
         self.ticks_run += 1;
         let (input, mut consumed) = self.latch.input_for_tick(self.ticks_run);
         let race = !self.world.others.is_empty();
@@ -230,15 +247,23 @@ impl Loop {
         let before = self.presenting.then(|| CueBefore::of(&self.world));
         let mut outs = sim::RaceOutcome::default();
         let hz = self.config.tick_hz;
-        match self.pending_teleport.take() {
-            Some(pos) => outs[0] = sim::player::teleport(&mut self.world, &self.level, pos, hz),
-            None if race => {
+        match (self.pending_teleport.take(), driver) {
+            (teleport, Some(driver)) => {
+                let (inputs, n) = self.race_inputs(self.ticks_run, input);
+                consumed += n;
+                outs = self.driven_tick(driver, &inputs[..self.world.players()], teleport);
+                if race {
+                    self.after_race_tick(&outs);
+                }
+            }
+            (Some(pos), None) => outs[0] = sim::player::teleport(&mut self.world, &self.level, pos, hz),
+            (None, None) if race => {
                 let (inputs, n) = self.race_inputs(self.ticks_run, input);
                 consumed += n;
                 outs = sim::step_race(&mut self.world, &inputs, &self.level, &self.tuning, hz);
                 self.after_race_tick(&outs);
             }
-            None => outs[0] = sim::step(&mut self.world, &input, &self.level, &self.tuning, hz),
+            (None, None) => outs[0] = sim::step(&mut self.world, &input, &self.level, &self.tuning, hz),
         }
         let out = outs[0];
         let respawned = out.respawned;

@@ -113,6 +113,10 @@ enum Command {
         /// sha256=HEX` (the level was edited since the recording): a warning instead of exit 2.
         #[arg(long)]
         force: bool,
+        /// Run every tick through ggrs's sync-test session, rolling back D ticks (1..=8) and
+        /// simulating them again each tick; a state that differs exits 3 (LAB.md Version 4).
+        #[arg(long, value_name = "D")]
+        synctest: Option<usize>,
     },
 }
 
@@ -135,16 +139,30 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let result = match cli.command {
-        Some(Command::Lab { script, json, summary, shot, recut, force }) => {
+    let result: anyhow::Result<()> = match cli.command {
+        Some(Command::Lab { script, json, summary, shot, recut, force, synctest }) => {
             #[cfg(feature = "game")]
             let mut shots = OffscreenShots(None);
             #[cfg(feature = "game")]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
-            ledge::lab::run_cli(&script, json.as_deref(), summary, force, &shot, recut, observer)
-                .map_err(anyhow::Error::from)
+            match ledge::lab::run_cli(
+                &script,
+                json.as_deref(),
+                summary,
+                force,
+                &shot,
+                recut,
+                synctest,
+                observer,
+            ) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
+                    return ExitCode::from(e.exit_code());
+                }
+            }
         }
         #[cfg(not(feature = "game"))]
         None => {

@@ -518,6 +518,7 @@ fn rise_matches_labcheck_on_hand_made_ticks() {
         died: false,
         entities: Vec::new(),
         riding: None,
+        players: Vec::new(),
         sounds: ledge::sim::cues::CueSet::EMPTY,
         input: TickInput::default(),
     };

@@ -12,6 +12,7 @@ pub mod report;
 pub mod runner;
 pub mod script;
 pub mod shots;
+pub mod synctest;
 pub mod tick_script;
 pub mod writer;
 
@@ -56,6 +57,22 @@ pub enum CliError {
     /// The working directory or standard output failed.
     #[error("{0}")]
     Io(std::io::Error),
+    /// `--synctest`: a re-simulated tick differed (exit 3; LAB.md Version 4).
+    #[error(transparent)]
+    SyncTest(synctest::SyncTestFailure),
+    /// `--synctest` with `--recut` or `--shot`.
+    #[error("--synctest runs the script as written: not with --recut or --shot")]
+    SyncTestWith,
+}
+
+impl CliError {
+    /// The exit status LAB.md gives this failure: 3 for a sync-test mismatch, 2 for the rest.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::SyncTest(synctest::SyncTestFailure::Mismatch { .. }) => 3,
+            _ => 2,
+        }
+    }
 }
 
 /// Entry point for `ledge lab SCRIPT [--json OUT] [--summary] [--shot FRAME=PATH.png]...
@@ -72,10 +89,14 @@ pub fn run_cli(
     force: bool,
     shots: &[String],
     recut: Option<recut::Recut>,
+    synctest: Option<usize>,
     observer: Option<&mut dyn shots::FrameObserver>,
 ) -> Result<(), CliError> {
     if !shots.is_empty() && observer.is_none() {
         return Err(CliError::NoRenderer);
+    }
+    if synctest.is_some() && (recut.is_some() || !shots.is_empty()) {
+        return Err(CliError::SyncTestWith);
     }
     let mut wanted = std::collections::BTreeMap::new();
     for s in shots {
@@ -100,6 +121,10 @@ pub fn run_cli(
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only, force };
     let mut observe = |f, lp: &_| Ok(shooter.observe(f, lp)?);
     let report = match recut {
+        _ if synctest.is_some() => {
+            let depth = synctest.unwrap_or(0);
+            synctest::run_synctest(&text, &opts, depth).map_err(CliError::SyncTest)?
+        }
         Some(r) => recut::run_recut(&text, &opts, r, &mut observe)?,
         // Nothing to draw: the run need not keep the drawn state (`Loop::set_presenting`).
         None if shots.is_empty() => run_script(&text, &opts)?,

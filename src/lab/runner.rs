@@ -126,8 +126,20 @@ pub(crate) type Observer<'a> = &'a mut dyn FnMut(u64, &Loop) -> Result<(), Obser
 pub(crate) fn run_parsed(
     script: &Script,
     opts: &LabOptions,
+    observe: Option<Observer<'_>>,
+    timeline: Option<&mut Timeline>,
+) -> Result<Report, LabError> {
+    run_driven(script, opts, observe, timeline, None)
+}
+
+/// [`run_parsed`] with every tick run by `driver` when one is given (a rollback session:
+/// `--synctest`, [`super::synctest`]).
+pub(crate) fn run_driven(
+    script: &Script,
+    opts: &LabOptions,
     mut observe: Option<Observer<'_>>,
     mut timeline: Option<&mut Timeline>,
+    mut driver: Option<&mut dyn crate::game_loop::TickDriver>,
 ) -> Result<Report, LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let (mut lp, pause_on_focus_loss, game_speed, cosmetic_echo) = build_loop(script, opts)?;
@@ -197,7 +209,12 @@ pub(crate) fn run_parsed(
                         }
                     }
                     let paused = pause.since.is_some();
-                    let f = if paused { lp.idle_stats() } else { lp.frame(clock_ns - pause.total_ns) };
+                    let now = clock_ns - pause.total_ns;
+                    let f = match driver.as_deref_mut() {
+                        _ if paused => lp.idle_stats(),
+                        Some(d) => lp.frame_driven(now, d),
+                        None => lp.frame(now),
+                    };
                     last_steps = f.steps;
                     if let Some(observe) = observe.as_deref_mut() {
                         observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;

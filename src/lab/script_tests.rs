@@ -18,7 +18,11 @@ fn parses_every_directive() {
     assert_eq!(s.steps.len(), 12);
     assert_eq!(
         s.steps[5].0,
-        Step::Event { event: InputEvent::Release(Source::Pad, Action::Jump), at: At::AfterFrame(1_000_000) }
+        Step::Event {
+            event: InputEvent::Release(Source::Pad, Action::Jump),
+            at: At::AfterFrame(1_000_000),
+            player: 0
+        }
     );
 }
 
@@ -95,7 +99,7 @@ fn twelve_days_of_milliseconds_are_read_exactly() {
     let late = (1u64 << 20) * 1_000_000_000;
     assert_eq!(s.steps[0].0, Step::Frame { ns: late, count: 2 });
     let press = InputEvent::Press(Source::Keyboard, Action::Jump);
-    assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1) });
+    assert_eq!(s.steps[1].0, Step::Event { event: press, at: At::Absolute(late + 1), player: 0 });
 }
 
 #[test]
@@ -140,4 +144,29 @@ fn frames_and_events_past_the_limits_are_refused_at_their_line() {
         e.to_string(),
         format!("line {}: more than {MAX_EVENTS} input events in one script", MAX_EVENTS + 1)
     );
+}
+
+#[test]
+fn players_and_player_tokens() {
+    let s = parse("players 3\nmap\n..P.\n####\nend\npress jump p2 @10\naxis X 0.5 p3\npad connect p3\nrelease jump pad p2\nframe 16\n")
+        .expect("parses");
+    assert_eq!(s.players, 3);
+    let players: Vec<u8> = s
+        .steps
+        .iter()
+        .filter_map(|(st, _)| if let Step::Event { player, .. } = st { Some(*player) } else { None })
+        .collect();
+    assert_eq!(players, [1, 2, 2, 1]);
+    assert_eq!(parse("press jump\nframe 16\n").expect("parses").players, 1);
+    for (bad, want) in [
+        ("press jump p2\nframe 16\n", "line 1: p2: the script has 1 player"),
+        ("players 2\naxis X 0 p3\n", "line 2: p3: the script has 2 players"),
+        ("players 5\n", "players: expected N"),
+        ("players 2\nplayers 2\n", "already set"),
+        ("press jump p9\n", "players are p1 to p4"),
+        ("frame 16\nplayers 2\n", "setup directive"),
+    ] {
+        let e = parse(bad).expect_err(bad).to_string();
+        assert!(e.contains(want), "{bad:?}: {e}");
+    }
 }

@@ -82,6 +82,14 @@ impl ScriptWriter {
         self.line(&format!("config {key} {value}"));
     }
 
+    /// `players N` (LAB.md Version 4), written only for a race (N ≥ 2): one player is the
+    /// default, and a one-player script stays as it always was.
+    pub fn players(&mut self, n: usize) {
+        if n > 1 {
+            self.line(&format!("players {n}"));
+        }
+    }
+
     /// `level-changed TICK` (or `tuning-changed TICK`, `tuning` true): the game reloaded the
     /// level (or `tuning.toml`) it was recording after tick `tick` (docs/levels.md "Hot
     /// reload"). [`super::script::parse`] refuses a script holding either: the replay would run
@@ -205,6 +213,8 @@ mod tests {
                 player: 0,
             },
             Step::Event { event: InputEvent::AxisX(-0.7), at: At::AfterFrame(0), player: 0 },
+            Step::Event { event: InputEvent::AxisX(0.25), at: At::Absolute(3), player: 3 },
+            Step::Event { event: InputEvent::Press(kb, Action::Jump), at: At::AfterFrame(0), player: 1 },
             Step::Event { event: InputEvent::FocusLost, at: At::AfterFrame(0), player: 0 },
             Step::Event { event: InputEvent::FocusGained, at: At::AfterFrame(0), player: 0 },
             Step::Event { event: InputEvent::PadConnected, at: At::AfterFrame(0), player: 0 },
@@ -221,6 +231,7 @@ mod tests {
         w.level("assets/levels/level1.tmx", Some(hash));
         w.tuning("gravity", 2000.5);
         w.config("tick_hz", 144.0);
+        w.players(4);
         for s in &steps {
             w.step(s);
         }

@@ -5,3 +5,4 @@
 //! sockets.
 //!
 //! Clock: fixed tick (ggrs frames are ticks), driven once per render frame by its caller.
+pub mod synctest;

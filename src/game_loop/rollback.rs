@@ -1,0 +1,97 @@
+//! Ticks run by a rollback session (LAB.md Version 4 `--synctest`, NET.md): the loop hands
+//! each tick's latched inputs to a [`TickDriver`], which drives the simulation through the
+//! session's save, load and advance requests ([`RollbackSim`]); the last advance is the tick
+//! itself, and only after it does the loop present, record and count the tick, exactly as an
+//! undriven tick. The driver lives in the network room (`crate::net`); the loop names no
+//! socket and no rollback library.
+//!
+//! Clock: fixed tick. A driven tick may simulate several ticks (a rollback re-simulates the
+//! ticks after the one it loads) and ends on the tick after the one it started from.
+
+use super::Loop;
+use crate::input::latch::TickInput;
+use crate::level::Level;
+use crate::sim::{self, RaceOutcome, Tuning, World};
+use glam::DVec2;
+
+/// What a rollback session may ask of the simulation during one driven tick.
+pub trait RollbackSim {
+    /// The world now, to keep (a clone), and its [`World::state_hash`].
+    fn save(&self) -> (World, u64);
+    /// Go back to a kept world.
+    fn load(&mut self, world: &World);
+    /// Run one tick on `inputs` (player order, one per player of the world).
+    fn advance(&mut self, inputs: &[TickInput]);
+}
+
+/// A rollback session that runs the loop's ticks.
+pub trait TickDriver {
+    /// Run the next tick: `inputs` are every player's latched input for it (player order);
+    /// drive `sim` with the session's requests, ending with the advance of this very tick.
+    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim);
+}
+
+/// The loop's simulation as a session sees it: the world, what it needs to step, and the
+/// teleports the script placed (a teleport is part of the tick it happens in, so re-simulating
+/// that tick teleports again).
+struct Sim<'a> {
+    world: &'a mut World,
+    level: &'a Level,
+    tuning: &'a Tuning,
+    tick_hz: u32,
+    teleports: &'a [(u64, DVec2)],
+    out: RaceOutcome,
+}
+
+impl RollbackSim for Sim<'_> {
+    fn save(&self) -> (World, u64) {
+        (self.world.clone(), self.world.state_hash())
+    }
+
+    fn load(&mut self, world: &World) {
+        self.world.clone_from(world);
+    }
+
+    fn advance(&mut self, inputs: &[TickInput]) {
+        let next = self.world.tick + 1;
+        self.out = match self.teleports.iter().find(|(t, _)| *t == next) {
+            Some(&(_, at)) => {
+                let mut out = RaceOutcome::default();
+                out[0] = sim::player::teleport(self.world, self.level, at, self.tick_hz);
+                out
+            }
+            None => sim::step_race(self.world, inputs, self.level, self.tuning, self.tick_hz),
+        };
+    }
+}
+
+/// Ticks a teleport is remembered for: longer than any rollback (ggrs's prediction window is
+/// at most 8 here, a sync test's check distance at most 8).
+const TELEPORT_MEMORY: u64 = 64;
+
+impl Loop {
+    /// Run one driven tick ([`Loop::frame_driven`]): `inputs` are every player's, `teleport`
+    /// the script's for this tick. Returns every runner's outcome of the tick.
+    pub(super) fn driven_tick(
+        &mut self,
+        driver: &mut dyn TickDriver,
+        inputs: &[TickInput],
+        teleport: Option<DVec2>,
+    ) -> RaceOutcome {
+        let next = self.world.tick + 1;
+        self.teleports.retain(|(t, _)| t + TELEPORT_MEMORY > next);
+        if let Some(at) = teleport {
+            self.teleports.push((next, at));
+        }
+        let mut sim = Sim {
+            world: &mut self.world,
+            level: &self.level,
+            tuning: &self.tuning,
+            tick_hz: self.config.tick_hz,
+            teleports: &self.teleports,
+            out: RaceOutcome::default(),
+        };
+        driver.tick(inputs, &mut sim);
+        sim.out
+    }
+}

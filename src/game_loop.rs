@@ -251,7 +251,11 @@ impl Loop {
             (teleport, Some(driver)) => {
                 let (inputs, n) = self.race_inputs(self.ticks_run, input);
                 consumed += n;
-                outs = self.driven_tick(driver, &inputs[..self.world.players()], teleport);
+                let Some(o) = self.driven_tick(driver, &inputs[..self.world.players()], teleport) else {
+                    // A stall: no tick ran; the world holds (the session keeps the input).
+                    return consumed;
+                };
+                outs = o;
                 if race {
                     self.after_race_tick(&outs);
                 }

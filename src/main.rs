@@ -118,6 +118,26 @@ enum Command {
         #[arg(long, value_name = "D")]
         synctest: Option<usize>,
     },
+    /// Race two to four peers in one process, one lab script each, over a simulated network
+    /// (LAB.md Version 4): the peers' hashes, rollbacks and stalls as JSON; exit 3 when the
+    /// peers disagree.
+    Netlab {
+        /// The network: `latency=MS,jitter=MS,loss=P,dup=P,seed=N`, each optional (one-way, per
+        /// datagram; default a perfect link).
+        #[arg(long, value_name = "SPEC", default_value = "")]
+        link: String,
+        /// Write the JSON report here instead of standard output.
+        #[arg(long, value_name = "OUT")]
+        json: Option<PathBuf>,
+        /// Write the race's confirmed inputs as a tick-by-tick lab script (`ledge lab` on it
+        /// ends on the peers' state_hash).
+        #[arg(long, value_name = "OUT.lab")]
+        record: Option<PathBuf>,
+        /// One lab script per peer (2 to 4), each with its own player's input; peer K plays
+        /// player K.
+        #[arg(required = true, num_args = 2..=4)]
+        scripts: Vec<PathBuf>,
+    },
 }
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
@@ -163,6 +183,14 @@ fn main() -> ExitCode {
                     return ExitCode::from(e.exit_code());
                 }
             }
+        }
+        Some(Command::Netlab { link, json, record, scripts }) => {
+            return ExitCode::from(ledge::lab::netlab_cli::run(
+                &link,
+                json.as_deref(),
+                record.as_deref(),
+                &scripts,
+            ));
         }
         #[cfg(not(feature = "game"))]
         None => {

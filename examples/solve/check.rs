@@ -49,6 +49,7 @@ fn read_script(path: &Path, root: &Path) -> anyhow::Result<ReadScript> {
                 event:
                     ev @ (InputEvent::Press(Source::Keyboard, _) | InputEvent::Release(Source::Keyboard, _)),
                 at: At::AfterFrame(0),
+                player: 0,
             } => {
                 events.resize_with(events.len().max(ticks + 1), Vec::new);
                 events[ticks].push(ev);

@@ -26,7 +26,7 @@ pub fn script(level_line: &str, header: &[String], tuning: &[(String, f64)], inp
     }
     for events in run_events(inputs) {
         for event in events {
-            w.step(&Step::Event { event, at: At::AfterFrame(0) });
+            w.step(&Step::Event { event, at: At::AfterFrame(0), player: 0 });
         }
         w.frame(FRAME_NS);
     }

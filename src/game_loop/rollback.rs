@@ -20,15 +20,19 @@ pub trait RollbackSim {
     fn save(&self) -> (World, u64);
     /// Go back to a kept world.
     fn load(&mut self, world: &World);
-    /// Run one tick on `inputs` (player order, one per player of the world).
-    fn advance(&mut self, inputs: &[TickInput]);
+    /// Run one tick on `inputs` (player order, one per player of the world); `left` marks the
+    /// players whose peer has left the race by this tick (bit K − 1 for player K; kept in
+    /// [`World::left`], never cleared).
+    fn advance(&mut self, inputs: &[TickInput], left: u8);
 }
 
 /// A rollback session that runs the loop's ticks.
 pub trait TickDriver {
     /// Run the next tick: `inputs` are every player's latched input for it (player order);
     /// drive `sim` with the session's requests, ending with the advance of this very tick.
-    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim);
+    /// Returns false when the session could not advance (a stall: it waits for the other
+    /// peers); a rollback may still have re-simulated the ticks already run.
+    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim) -> bool;
 }
 
 /// The loop's simulation as a session sees it: the world, what it needs to step, and the
@@ -52,7 +56,8 @@ impl RollbackSim for Sim<'_> {
         self.world.clone_from(world);
     }
 
-    fn advance(&mut self, inputs: &[TickInput]) {
+    fn advance(&mut self, inputs: &[TickInput], left: u8) {
+        self.world.left |= left;
         let next = self.world.tick + 1;
         self.out = match self.teleports.iter().find(|(t, _)| *t == next) {
             Some(&(_, at)) => {
@@ -71,13 +76,14 @@ const TELEPORT_MEMORY: u64 = 64;
 
 impl Loop {
     /// Run one driven tick ([`Loop::frame_driven`]): `inputs` are every player's, `teleport`
-    /// the script's for this tick. Returns every runner's outcome of the tick.
+    /// the script's for this tick. Returns every runner's outcome of the tick, or `None` when
+    /// the session stalled (no tick ran; a rollback may have corrected the ticks already run).
     pub(super) fn driven_tick(
         &mut self,
         driver: &mut dyn TickDriver,
         inputs: &[TickInput],
         teleport: Option<DVec2>,
-    ) -> RaceOutcome {
+    ) -> Option<RaceOutcome> {
         let next = self.world.tick + 1;
         self.teleports.retain(|(t, _)| t + TELEPORT_MEMORY > next);
         if let Some(at) = teleport {
@@ -91,7 +97,6 @@ impl Loop {
             teleports: &self.teleports,
             out: RaceOutcome::default(),
         };
-        driver.tick(inputs, &mut sim);
-        sim.out
+        driver.tick(inputs, &mut sim).then_some(sim.out)
     }
 }

@@ -6,6 +6,8 @@
 
 pub mod changed;
 pub mod ghost;
+pub mod netlab;
+pub mod netlab_cli;
 pub mod record;
 pub mod recut;
 pub mod report;

@@ -288,7 +288,10 @@ fn drawn_ghost(g: &crate::present::ghost::GhostTrack, lp: &Loop, alpha: f64) -> 
 /// Resolve the level, tuning and config of a script into a ready [`Loop`]; also returns
 /// `pause_on_focus_loss`, the `game_speed` factor when the script set one, and the echo of its
 /// cosmetic settings (`effects`, `shake`, `flashes`).
-fn build_loop(script: &Script, opts: &LabOptions) -> Result<(Loop, bool, Option<f64>, ConfigEcho), LabError> {
+pub(crate) fn build_loop(
+    script: &Script,
+    opts: &LabOptions,
+) -> Result<(Loop, bool, Option<f64>, ConfigEcho), LabError> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
     let assets = crate::assets::assets_dir().map_err(|e| fail(0, e.to_string()))?;
     let mut tuning = Tuning::load(&assets.join("tuning.toml")).map_err(|e| fail(0, e.to_string()))?;

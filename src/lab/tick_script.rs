@@ -16,17 +16,25 @@ use super::writer::{Repeat, ScriptWriter};
 use crate::input::latch::{STICK_DEAD_ZONE, dead_zone};
 use crate::input::{Action, InputEvent, Source};
 use crate::level::ContentHash;
-use crate::sim::{TickInput, Tuning};
+use crate::sim::{MAX_PLAYERS, TickInput, Tuning};
 use crate::time::StepperConfig;
 use std::path::Path;
 
-/// Builds the tick-by-tick script of one level attempt.
+/// Builds the tick-by-tick script of one level attempt, or of a race (every player's input,
+/// `pK` on the lines of players 2..=4).
 #[derive(Clone, Debug)]
 pub struct TickScript {
     script: ScriptWriter,
     tick_hz: u32,
     /// Ticks written so far.
     ticks: u64,
+    /// Each player's input as written so far.
+    players: [Written; MAX_PLAYERS],
+}
+
+/// What one player's lines so far leave the latch holding.
+#[derive(Clone, Copy, Debug, Default)]
+struct Written {
     /// Held after the last tick written.
     held: [bool; Action::COUNT],
     /// The stick after the last tick written.
@@ -50,23 +58,40 @@ impl TickScript {
             "A level attempt written tick by tick by `ledge` (a ghost); replay with `ledge lab FILE`.",
         );
         write_setup(&mut script, level_path, sha256, tuning, config);
-        TickScript {
-            script,
-            tick_hz: config.tick_hz,
-            ticks: 0,
-            held: [false; Action::COUNT],
-            stick_x: 0.0,
-            pad: false,
-        }
+        TickScript::after_setup(script, config.tick_hz)
+    }
+
+    /// Continue `script`, whose setup lines (level, tuning, config, `players N`) are written,
+    /// with ticks of 1 / `tick_hz` s.
+    pub fn after_setup(script: ScriptWriter, tick_hz: u32) -> TickScript {
+        TickScript { script, tick_hz, ticks: 0, players: [Written::default(); MAX_PLAYERS] }
     }
 
     /// Write the next tick, which saw `input`: its edges, then its frame.
     pub fn tick(&mut self, input: &TickInput) {
+        self.tick_all(std::slice::from_ref(input));
+    }
+
+    /// Write the next tick of a race, which saw `inputs` (player order, at most
+    /// [`MAX_PLAYERS`]): every player's edges, then the frame.
+    pub fn tick_all(&mut self, inputs: &[TickInput]) {
+        for (k, input) in inputs.iter().enumerate().take(MAX_PLAYERS) {
+            self.edges(k as u8, input);
+        }
+        self.ticks += 1;
+        let hz = u64::from(self.tick_hz.max(1));
+        let end = |k: u64| (u128::from(k) * 1_000_000_000).div_ceil(u128::from(hz)) as u64;
+        self.script.frame(end(self.ticks) - end(self.ticks - 1));
+    }
+
+    /// Player `player`'s (0-based) edges that give exactly `input` after what was written.
+    fn edges(&mut self, player: u8, input: &TickInput) {
         let edge = |script: &mut ScriptWriter, ev: InputEvent| {
-            script.step(&Step::Event { event: ev, at: At::AfterFrame(0), player: 0 });
+            script.step(&Step::Event { event: ev, at: At::AfterFrame(0), player });
         };
+        let w = &mut self.players[usize::from(player)];
         for a in Action::ALL {
-            let (was, now, pressed) = (self.held[a.index()], input.held(a), input.pressed(a));
+            let (was, now, pressed) = (w.held[a.index()], input.held(a), input.pressed(a));
             if pressed {
                 if was {
                     edge(&mut self.script, InputEvent::Release(Source::Keyboard, a));
@@ -83,19 +108,15 @@ impl TickScript {
                 edge(&mut self.script, InputEvent::Press(Source::Keyboard, a));
             }
         }
-        if input.stick_x.to_bits() != self.stick_x.to_bits() {
-            if !self.pad {
+        if input.stick_x.to_bits() != w.stick_x.to_bits() {
+            if !w.pad {
                 edge(&mut self.script, InputEvent::PadConnected);
-                self.pad = true;
+                w.pad = true;
             }
             edge(&mut self.script, InputEvent::AxisX(raw_for(input.stick_x)));
         }
-        self.held = input.held;
-        self.stick_x = input.stick_x;
-        self.ticks += 1;
-        let hz = u64::from(self.tick_hz.max(1));
-        let end = |k: u64| (u128::from(k) * 1_000_000_000).div_ceil(u128::from(hz)) as u64;
-        self.script.frame(end(self.ticks) - end(self.ticks - 1));
+        w.held = input.held;
+        w.stick_x = input.stick_x;
     }
 
     /// Ticks written.

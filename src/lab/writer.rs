@@ -71,6 +71,15 @@ impl ScriptWriter {
         }
     }
 
+    /// An inline `map` block: `map`, the rows as given, `end`.
+    pub fn map(&mut self, rows: &[String]) {
+        self.line("map");
+        for row in rows {
+            self.line(row);
+        }
+        self.line("end");
+    }
+
     /// `tuning KEY VALUE`, the value in Rust's shortest exact decimal form.
     pub fn tuning(&mut self, key: &str, value: f64) {
         self.line(&format!("tuning {key} {value}"));

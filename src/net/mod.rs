@@ -5,4 +5,7 @@
 //! sockets.
 //!
 //! Clock: fixed tick (ggrs frames are ticks), driven once per render frame by its caller.
+pub mod codec;
+pub mod link;
+pub mod race;
 pub mod synctest;

@@ -139,10 +139,10 @@ impl SyncTest {
 }
 
 impl TickDriver for SyncTest {
-    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim) {
+    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim) -> bool {
         if self.mismatch.is_some() || self.failed.is_some() {
-            sim.advance(inputs);
-            return;
+            sim.advance(inputs, 0);
+            return true;
         }
         for (k, i) in inputs.iter().enumerate() {
             if let Err(e) = self.session.add_local_input(k, ExactInput::from(i)) {
@@ -153,8 +153,8 @@ impl TickDriver for SyncTest {
             Ok(r) => r,
             Err(e) => {
                 self.failed.get_or_insert(e.to_string());
-                sim.advance(inputs);
-                return;
+                sim.advance(inputs, 0);
+                return true;
             }
         };
         let mut scratch = Vec::with_capacity(inputs.len());
@@ -173,10 +173,11 @@ impl TickDriver for SyncTest {
                 GgrsRequest::AdvanceFrame { inputs: given } => {
                     scratch.clear();
                     scratch.extend(given.iter().map(|(i, _)| i.to_tick_input()));
-                    sim.advance(&scratch);
+                    sim.advance(&scratch, 0);
                 }
             }
         }
+        true
     }
 }
 
@@ -208,7 +209,7 @@ mod tests {
         fn load(&mut self, world: &World) {
             self.world.clone_from(world);
         }
-        fn advance(&mut self, _: &[TickInput]) {
+        fn advance(&mut self, _: &[TickInput], _: u8) {
             self.world.tick += 1;
             self.hidden += 1.0;
             self.world.player.pos.x += self.hidden;
@@ -237,7 +238,7 @@ mod tests {
             fn load(&mut self, world: &World) {
                 self.0.load(world);
             }
-            fn advance(&mut self, i: &[TickInput]) {
+            fn advance(&mut self, i: &[TickInput], _: u8) {
                 self.0.world.tick += 1;
                 self.0.world.player.pos.x += f64::from(i[1].stick_x);
             }

@@ -1,0 +1,266 @@
+//! A peer's side of a race (NET.md): ggrs's [`P2PSession`] as the loop's [`TickDriver`]. Each
+//! tick the local player's latched input goes to the session (quantised, [`NetInput`]); the
+//! session's requests save the world, load it back after a misprediction and advance it on
+//! every player's input; the checksum ggrs compares between peers is [`World::state_hash`].
+//!
+//! Clock: fixed tick (ggrs frame F is the race's tick F + 1; one [`TickDriver::tick`] per loop
+//! tick, which may re-simulate earlier ticks or stall).
+//!
+//! What the driver keeps for the tools and the exit line: every tick's hash after its last
+//! simulation ([`RaceDriver::hash_at`]), every tick's inputs as last simulated (confirmed once
+//! the tick is, [`RaceDriver::inputs_at`]), the rollback counts ([`RaceStats`]), the first
+//! desync ggrs reports and the players who left.
+
+use super::codec::NetInput;
+use crate::game_loop::{RollbackSim, TickDriver};
+use crate::input::latch::TickInput;
+use crate::sim::{MAX_PLAYERS, World};
+use ggrs::{Config, GgrsEvent, GgrsRequest, InputStatus, P2PSession, PredictRepeatLast};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+/// Ticks of prediction before a peer waits for the others (NET.md: 8).
+pub const PREDICTION_WINDOW: usize = 8;
+
+/// Input delay a race starts with, ticks (NET.md: 2).
+pub const INPUT_DELAY: usize = 2;
+
+/// A peer silent this long is dropped and the others race on, seconds (NET.md: 3 s).
+pub const DISCONNECT_TIMEOUT_S: u64 = 3;
+
+/// The race's ggrs configuration over addresses of type `A` (a socket address, a WebRTC peer
+/// id, a simulated link's endpoint number).
+#[derive(Debug)]
+pub struct RaceConfig<A>(PhantomData<A>);
+
+impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> Config for RaceConfig<A> {
+    type Input = NetInput;
+    type InputPredictor = PredictRepeatLast;
+    type State = World;
+    type Address = A;
+}
+
+/// A peer's rollback figures (the `net:` exit line and netlab's report).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RaceStats {
+    /// Rollbacks (loads of an earlier state).
+    pub rollbacks: u64,
+    /// The deepest rollback, ticks.
+    pub max_rollback: u64,
+    /// Ticks simulated again after a rollback.
+    pub resimulated_ticks: u64,
+    /// Loop ticks in which the session could not advance (waiting for the others).
+    pub stalled_frames: u64,
+    /// Desyncs ggrs reported (checksums of a confirmed tick that differ between peers).
+    pub desyncs: u64,
+}
+
+/// The first desync ggrs reported: the tick and both hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Desync {
+    /// The race's tick (1-based).
+    pub tick: u64,
+    /// This peer's hash of it.
+    pub local: u64,
+    /// The other peer's.
+    pub remote: u64,
+}
+
+/// ggrs's P2P session driving the loop's ticks for the local player `me` (0-based).
+pub struct RaceDriver<A: Clone + PartialEq + Eq + Hash + Debug + 'static> {
+    session: P2PSession<RaceConfig<A>>,
+    me: usize,
+    players: usize,
+    /// A press latched in a tick ggrs could not take (a stall after the tick's input was
+    /// already given): merged into the next tick's input, so no edge is lost.
+    carry: Option<TickInput>,
+    /// The ggrs frame the local input was last given for.
+    given_for: Option<i32>,
+    /// Each tick's hash after its last simulation (world after tick T: ggrs's save of frame T).
+    hashes: BTreeMap<u64, u64>,
+    /// Each tick's inputs, player order, as last simulated (index: tick − 1).
+    inputs: Vec<[NetInput; MAX_PLAYERS]>,
+    /// Players left, bit K − 1 for player K, and the tick they left at.
+    left: u8,
+    left_at: Vec<(usize, u64)>,
+    stats: RaceStats,
+    desync: Option<Desync>,
+}
+
+impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
+    /// Drive with `session`, whose local player is `me` (0-based).
+    pub fn new(session: P2PSession<RaceConfig<A>>, me: usize) -> Self {
+        let players = session.num_players();
+        RaceDriver {
+            session,
+            me,
+            players,
+            carry: None,
+            given_for: None,
+            hashes: BTreeMap::new(),
+            inputs: Vec::new(),
+            left: 0,
+            left_at: Vec::new(),
+            stats: RaceStats::default(),
+            desync: None,
+        }
+    }
+
+    /// The session (to poll it before the race starts, read its state and network stats).
+    pub fn session(&mut self) -> &mut P2PSession<RaceConfig<A>> {
+        &mut self.session
+    }
+
+    /// The local player, 0-based.
+    pub fn me(&self) -> usize {
+        self.me
+    }
+
+    /// Ticks whose inputs every peer has confirmed (ggrs's confirmed frame + 1).
+    pub fn confirmed_tick(&self) -> u64 {
+        u64::try_from(self.session.confirmed_frame() + 1).unwrap_or(0)
+    }
+
+    /// The hash of the world after `tick` as last simulated here (confirmed once `tick` ≤
+    /// [`RaceDriver::confirmed_tick`] and a later tick has been simulated).
+    pub fn hash_at(&self, tick: u64) -> Option<u64> {
+        self.hashes.get(&tick).copied()
+    }
+
+    /// Every tick's hash as last simulated here, by tick.
+    pub fn hashes(&self) -> &BTreeMap<u64, u64> {
+        &self.hashes
+    }
+
+    /// Tick `tick`'s inputs (1-based), player order, as last simulated here.
+    pub fn inputs_at(&self, tick: u64) -> Option<&[NetInput]> {
+        let i = usize::try_from(tick.checked_sub(1)?).ok()?;
+        self.inputs.get(i).map(|a| &a[..self.players])
+    }
+
+    /// The rollback figures so far.
+    pub fn stats(&self) -> RaceStats {
+        self.stats
+    }
+
+    /// The first desync ggrs reported.
+    pub fn desync(&self) -> Option<Desync> {
+        self.desync
+    }
+
+    /// Players who left (0-based) and the tick they left at, in the order they left.
+    pub fn left(&self) -> &[(usize, u64)] {
+        &self.left_at
+    }
+
+    fn events(&mut self) {
+        let events: Vec<_> = self.session.events().collect();
+        for ev in events {
+            if let GgrsEvent::DesyncDetected { frame, local_checksum, remote_checksum, .. } = ev {
+                self.stats.desyncs += 1;
+                // ggrs compares the checksum of frame F's save: the world after tick F.
+                self.desync.get_or_insert(Desync {
+                    tick: u64::try_from(frame).unwrap_or(0),
+                    local: local_checksum as u64,
+                    remote: remote_checksum as u64,
+                });
+            }
+        }
+    }
+}
+
+/// `later` after `earlier` in one tick: held and the stick as `later` has them, every press
+/// of either (a one-shot press fires once, in the tick the session takes).
+fn merge(earlier: TickInput, later: TickInput) -> TickInput {
+    let mut m = later;
+    for (p, e) in m.pressed.iter_mut().zip(earlier.pressed) {
+        *p |= e;
+    }
+    m
+}
+
+impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> TickDriver for RaceDriver<A> {
+    fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim) -> bool {
+        let mut local = inputs.get(self.me).copied().unwrap_or_default();
+        if let Some(c) = self.carry.take() {
+            local = merge(c, local);
+        }
+        let frame = self.session.current_frame();
+        if self.given_for == Some(frame) {
+            // ggrs keeps the first input given for a frame: hold this one for the next.
+            self.carry = Some(local);
+        }
+        self.given_for = Some(frame);
+        // Only a local handle fails here, and `me` is the local one.
+        let _ = self.session.add_local_input(self.me, NetInput::from(&local));
+        let requests = match self.session.advance_frame() {
+            Ok(r) => r,
+            Err(_) => {
+                // Not synchronised yet, or a peer is gone mid-request: no tick this time.
+                self.stats.stalled_frames += 1;
+                self.events();
+                return false;
+            }
+        };
+        let mut at = frame;
+        let mut advanced = false;
+        let mut scratch = Vec::with_capacity(self.players);
+        for request in requests {
+            match request {
+                GgrsRequest::SaveGameState { cell, frame } => {
+                    let (world, hash) = sim.save();
+                    self.hashes.insert(u64::try_from(frame).unwrap_or(0), hash);
+                    cell.save(frame, Some(world), Some(u128::from(hash)));
+                }
+                GgrsRequest::LoadGameState { cell, frame: to } => {
+                    if let Some(world) = cell.load() {
+                        sim.load(&world);
+                    }
+                    self.stats.rollbacks += 1;
+                    self.stats.max_rollback =
+                        self.stats.max_rollback.max(u64::try_from(frame - to).unwrap_or(0));
+                    at = to;
+                }
+                GgrsRequest::AdvanceFrame { inputs: given } => {
+                    scratch.clear();
+                    let mut row = [NetInput::default(); MAX_PLAYERS];
+                    let mut left = 0u8;
+                    for (k, (input, status)) in given.iter().enumerate().take(MAX_PLAYERS) {
+                        row[k] = *input;
+                        scratch.push(input.to_tick_input());
+                        if *status == InputStatus::Disconnected {
+                            left |= 1 << k;
+                        }
+                    }
+                    let tick = u64::try_from(at).unwrap_or(0) + 1;
+                    let newly = left & !self.left;
+                    if newly != 0 && at == frame {
+                        self.left |= newly;
+                        let gone = (0..self.players).filter(|k| newly & (1 << k) != 0);
+                        self.left_at.extend(gone.map(|k| (k, tick)));
+                    }
+                    sim.advance(&scratch, left);
+                    let i = usize::try_from(at).unwrap_or(0);
+                    if self.inputs.len() <= i {
+                        self.inputs.resize(i + 1, [NetInput::default(); MAX_PLAYERS]);
+                    }
+                    self.inputs[i] = row;
+                    if at == frame {
+                        advanced = true;
+                    } else {
+                        self.stats.resimulated_ticks += 1;
+                    }
+                    at += 1;
+                }
+            }
+        }
+        if !advanced {
+            self.stats.stalled_frames += 1;
+        }
+        self.events();
+        advanced
+    }
+}

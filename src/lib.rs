@@ -24,6 +24,7 @@ pub mod net;
 pub mod preloaded;
 pub mod present;
 pub mod printable;
+pub mod race;
 pub mod read_limit;
 #[cfg(feature = "game")]
 pub mod render;

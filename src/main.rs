@@ -78,6 +78,20 @@ struct PlayArgs {
     /// (100); the flag is not saved.
     #[arg(long, value_name = "PCT")]
     game_speed: Option<String>,
+    /// Race online (NET.md): `udp:PORT`, a UDP socket on PORT, with `--peers`.
+    #[arg(long, value_name = "udp:PORT")]
+    net: Option<String>,
+    /// The race's players in order, comma-separated, each `me` or `HOST:PORT`; your place in
+    /// the list is your player number. Every peer gives the same order.
+    #[arg(long, value_name = "LIST")]
+    peers: Option<String>,
+    /// No window, GPU or sound: a race on the real clock at 60 frames a second.
+    #[arg(long)]
+    headless: bool,
+    /// Feed a lab script's press/release/axis edges into the race at their times, counted from
+    /// the race start; its `level` line picks the level when `--level` is absent.
+    #[arg(long, value_name = "SCRIPT")]
+    autoplay: Option<PathBuf>,
     /// Play a recording (`--record`, a saved ghost, any lab script) as a translucent ghost on
     /// the first level, aligned by tick (G hides it).
     #[arg(long, value_name = "FILE")]
@@ -200,6 +214,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         #[cfg(feature = "game")]
+        None if cli.play.net.is_some() || cli.play.headless || cli.play.peers.is_some() => {
+            return race(cli.play);
+        }
+        #[cfg(feature = "game")]
         None => {
             let cli = cli.play;
             if let Some(hz) = cli.fps_cap {
@@ -255,6 +273,58 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `--net`: one peer of a race, headless (NET.md); the exit status NET.md gives.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn race(play: PlayArgs) -> ExitCode {
+    let refuse = |line: String| {
+        eprintln!("ledge: {}", ledge::printable::escape(&line));
+        ExitCode::from(2)
+    };
+    let Some(net) = play.net.as_deref() else { return refuse("--headless and --peers go with --net".into()) };
+    let net = match net.parse::<ledge::race::NetSpec>() {
+        Ok(n) => n,
+        Err(e) => return refuse(e),
+    };
+    if !play.headless {
+        return refuse(
+            "--net: races run with --headless in this version (the window's race menu is not built yet)"
+                .into(),
+        );
+    }
+    let Some(list) = play.peers.as_deref() else { return refuse("--net udp:PORT needs --peers LIST".into()) };
+    let (me, peer_addrs) = match ledge::race::parse_peers(list) {
+        Ok(p) => p,
+        Err(e) => return refuse(e),
+    };
+    if let Some(s) = play.exit_after {
+        if !(s.is_finite() && s >= 0.0) {
+            return refuse(format!("--exit-after must be a non-negative number of seconds, got {s}"));
+        }
+    }
+    let opts = ledge::race::RaceOptions {
+        net,
+        me,
+        peer_addrs,
+        level: play.level,
+        tuning: play.tuning,
+        autoplay: play.autoplay,
+        exit_after: play.exit_after,
+        record: play.record,
+    };
+    match ledge::race::run_udp(&opts) {
+        Ok(lines) => {
+            for l in &lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(r) => {
+            eprintln!("ledge: {}", ledge::printable::escape(&r.line));
+            ExitCode::from(r.code)
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod changed;
 pub mod ghost;
 pub mod netlab;
 pub mod netlab_cli;
+pub mod race_record;
 pub mod record;
 pub mod recut;
 pub mod report;

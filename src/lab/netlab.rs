@@ -13,16 +13,14 @@
 
 use super::report::ConfigEcho;
 use super::runner::{LabError, LabOptions, build_loop, parse_script};
-use super::script::{At, LevelSource, Script, Step};
-use super::tick_script::TickScript;
-use super::writer::{Repeat, ScriptWriter};
+use super::script::{At, Script, Step};
 use crate::game_loop::Loop;
 use crate::input::InputEvent;
 use crate::net::link::{Hub, LinkSocket, LinkSpec};
 use crate::net::race::{
     DISCONNECT_TIMEOUT_S, INPUT_DELAY, PREDICTION_WINDOW, RaceConfig, RaceDriver, RaceStats,
 };
-use crate::sim::{MAX_PLAYERS, Tuning};
+use crate::sim::MAX_PLAYERS;
 use ggrs::{DesyncDetection, PlayerType, SessionBuilder, SessionState};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -316,7 +314,7 @@ pub fn run_netlab(
         link: link_text.to_string(),
         race_ms,
     };
-    let record = record(&script0, &loop0, &peers[0].driver, target, n);
+    let record = super::race_record::race_record(&script0.level, &loop0, &peers[0].driver, target);
     Ok(NetlabRun { report, record })
 }
 
@@ -338,37 +336,4 @@ fn first_difference(peers: &[Peer], target: u64) -> Option<u64> {
         let hs: Vec<Option<u64>> = peers.iter().map(|p| p.driver.hash_at(t)).collect();
         hs.iter().flatten().any(|h| Some(*h) != hs[0])
     })
-}
-
-/// The confirmed inputs of ticks 1..=target as a tick-by-tick lab script.
-fn record(script: &Script, lp: &Loop, driver: &RaceDriver<usize>, target: u64, players: usize) -> String {
-    let mut w = ScriptWriter::new(Repeat::WhenMany);
-    w.comment("A race's confirmed inputs, tick by tick, written by `ledge netlab --record`; replay with `ledge lab FILE`.");
-    match &script.level {
-        LevelSource::Inline(rows, _) => w.map(rows),
-        _ => {
-            let origin = lp.level().origin.as_ref();
-            let map = origin
-                .and_then(|o| o.map())
-                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
-            let path = map.map(|p| p.display().to_string()).unwrap_or_default();
-            w.level(&path, origin.map(|o| o.sha256));
-        }
-    }
-    let mut t: Tuning = lp.tuning().clone();
-    for key in Tuning::KEYS {
-        w.tuning(key, *t.field_mut(key).expect("KEYS are fields"));
-    }
-    let c = lp.config();
-    w.config("tick_hz", f64::from(c.tick_hz));
-    w.config("max_frame_ms", c.max_frame_ms());
-    w.config("max_steps", f64::from(c.max_steps));
-    w.players(players);
-    let mut ts = TickScript::after_setup(w, c.tick_hz);
-    for tick in 1..=target {
-        let inputs: Vec<_> =
-            driver.inputs_at(tick).unwrap_or(&[]).iter().map(|i| i.to_tick_input()).collect();
-        ts.tick_all(&inputs);
-    }
-    ts.text().to_string()
 }

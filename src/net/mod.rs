@@ -6,6 +6,8 @@
 //!
 //! Clock: fixed tick (ggrs frames are ticks), driven once per render frame by its caller.
 pub mod codec;
+pub mod handshake;
 pub mod link;
 pub mod race;
 pub mod synctest;
+pub mod udp;

@@ -161,7 +161,8 @@ pub fn run_udp(opts: &RaceOptions) -> Result<Vec<String>, Refused> {
             udp.0.borrow_mut().send_hello(&hello);
             last_sent = Some(Instant::now());
         }
-        for (from, h) in udp.0.borrow_mut().take_hellos() {
+        let hellos = udp.0.borrow_mut().take_hellos();
+        for (from, h) in hellos {
             let Some(k) = addrs.iter().position(|a| *a == Some(from)) else { continue };
             if let Some(why) = hello.differs(&h, k as u8, &from.to_string()) {
                 // Tell the others long enough for them to refuse too, then refuse.

@@ -181,16 +181,16 @@ fn main() -> ExitCode {
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = Some(&mut shots);
             #[cfg(not(feature = "game"))]
             let observer: Option<&mut dyn ledge::lab::FrameObserver> = None;
-            match ledge::lab::run_cli(
-                &script,
-                json.as_deref(),
-                summary,
-                force,
-                &shot,
-                recut,
-                synctest,
-                observer,
-            ) {
+            let mode = match (recut, synctest) {
+                (Some(_), Some(_)) => {
+                    eprintln!("ledge: {}", ledge::lab::CliError::SyncTestWith);
+                    return ExitCode::from(2);
+                }
+                (Some(r), None) => ledge::lab::RunMode::Recut(r),
+                (None, Some(d)) => ledge::lab::RunMode::SyncTest(d),
+                (None, None) => ledge::lab::RunMode::Plain,
+            };
+            match ledge::lab::run_cli(&script, json.as_deref(), summary, force, &shot, mode, observer) {
                 Ok(()) => Ok(()),
                 Err(e) => {
                     eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));

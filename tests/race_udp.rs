@@ -97,7 +97,7 @@ fn relay(a: SocketAddr, b: SocketAddr) -> (SocketAddr, SocketAddr, Arc<AtomicBoo
                     if roll >= 95 {
                         queue.push((delay(&mut rng), out, to, buf[..len].to_vec()));
                     }
-                    if n % 40 == 0 {
+                    if n.is_multiple_of(40) {
                         let junk: Vec<u8> =
                             (0..(rng.next_u64() % 64)).map(|_| rng.next_u64() as u8).collect();
                         queue.push((Instant::now(), out, to, junk));

@@ -103,8 +103,8 @@ impl Loop {
     /// After a race tick: the other runners' history (a runner that respawned snaps).
     pub(super) fn after_race_tick(&mut self, outs: &RaceOutcome) {
         self.others.track.advance(positions(&self.world));
-        for k in 1..self.world.players() {
-            if outs[k].respawned {
+        for (k, out) in outs.iter().enumerate().take(self.world.players()).skip(1) {
+            if out.respawned {
                 self.others.track.snap(k - 1);
             }
         }

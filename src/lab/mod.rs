@@ -68,6 +68,18 @@ pub enum CliError {
     SyncTestWith,
 }
 
+/// How `ledge lab` runs the script: as written, re-cut (`--recut`), or under the rollback
+/// check (`--synctest D`); the two flags exclude each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunMode {
+    /// As written.
+    Plain,
+    /// `--recut R`.
+    Recut(recut::Recut),
+    /// `--synctest D`.
+    SyncTest(usize),
+}
+
 impl CliError {
     /// The exit status LAB.md gives this failure: 3 for a sync-test mismatch, 2 for the rest.
     pub fn exit_code(&self) -> u8 {
@@ -91,14 +103,13 @@ pub fn run_cli(
     summary_only: bool,
     force: bool,
     shots: &[String],
-    recut: Option<recut::Recut>,
-    synctest: Option<usize>,
+    mode: RunMode,
     observer: Option<&mut dyn shots::FrameObserver>,
 ) -> Result<(), CliError> {
     if !shots.is_empty() && observer.is_none() {
         return Err(CliError::NoRenderer);
     }
-    if synctest.is_some() && (recut.is_some() || !shots.is_empty()) {
+    if matches!(mode, RunMode::SyncTest(_)) && !shots.is_empty() {
         return Err(CliError::SyncTestWith);
     }
     let mut wanted = std::collections::BTreeMap::new();
@@ -123,15 +134,14 @@ pub fn run_cli(
     };
     let opts = LabOptions { script_name: name, script_dir: dir, summary_only, force };
     let mut observe = |f, lp: &_| Ok(shooter.observe(f, lp)?);
-    let report = match recut {
-        _ if synctest.is_some() => {
-            let depth = synctest.unwrap_or(0);
+    let report = match mode {
+        RunMode::SyncTest(depth) => {
             synctest::run_synctest(&text, &opts, depth).map_err(CliError::SyncTest)?
         }
-        Some(r) => recut::run_recut(&text, &opts, r, &mut observe)?,
+        RunMode::Recut(r) => recut::run_recut(&text, &opts, r, &mut observe)?,
         // Nothing to draw: the run need not keep the drawn state (`Loop::set_presenting`).
-        None if shots.is_empty() => run_script(&text, &opts)?,
-        None => run_script_observed(&text, &opts, &mut observe)?,
+        RunMode::Plain if shots.is_empty() => run_script(&text, &opts)?,
+        RunMode::Plain => run_script_observed(&text, &opts, &mut observe)?,
     };
     if let Some(&frame) = shooter.missed().first() {
         return Err(CliError::ShotMissed {

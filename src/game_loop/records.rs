@@ -150,7 +150,7 @@ pub struct RunnerState {
 
 /// Running totals of the loop's timing over the whole session: the lab report's `summary`
 /// starts with them (in this order), and the exit summary reads them. The simulation's own
-/// counts (jumps, respawns, deaths) live in [`World`].
+/// counts (jumps, respawns, deaths) live in [`crate::sim::World`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Totals {
     /// Frames run.

@@ -9,6 +9,7 @@
 //! is then played for [`PLAY_FRAMES`] 60 Hz frames of the real loop, as the game would.
 
 pub mod lab;
+pub mod net;
 pub mod saves;
 pub mod tiled;
 
@@ -48,11 +49,13 @@ pub enum Format {
     Settings,
     /// `progress.toml`.
     Progress,
+    /// A datagram from a peer of an online race.
+    NetDatagram,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Tmx,
         Format::Tsx,
         Format::Tx,
@@ -61,6 +64,7 @@ impl Format {
         Format::Tuning,
         Format::Settings,
         Format::Progress,
+        Format::NetDatagram,
     ];
 
     /// The fuzz target's name, which is also its corpus and regression folder's.
@@ -74,6 +78,7 @@ impl Format {
             Format::Tuning => "tuning",
             Format::Settings => "settings",
             Format::Progress => "progress",
+            Format::NetDatagram => "net_datagram",
         }
     }
 
@@ -111,6 +116,7 @@ pub fn replay(format: Format, bytes: &[u8]) -> Result<Outcome, String> {
         Format::Tuning => saves::tuning(bytes),
         Format::Settings => saves::settings(bytes),
         Format::Progress => saves::progress(bytes),
+        Format::NetDatagram => net::datagram(bytes),
     }
 }
 

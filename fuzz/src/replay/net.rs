@@ -1,0 +1,37 @@
+//! A datagram from a peer of a race (`ledge::net::codec::decode`): refused or decoded, never a
+//! panic; a decoded message is then handed to a live two-player ggrs session, as the race's
+//! transports hand every message they decode, which must not panic either.
+//!
+//! Clock: the simulated network's (`ledge::net::link`), one step.
+
+use super::Outcome;
+use ledge::net::codec::decode;
+use ledge::net::link::{Hub, LinkSocket, LinkSpec};
+use ledge::net::race::RaceConfig;
+use ggrs::{PlayerType, SessionBuilder};
+
+/// `bytes` as a datagram from player 2 to player 1 of a race of two (and decoded for races of
+/// three and four).
+///
+/// # Errors
+/// None of its own: the rules are "no panic" (a panic is the finding).
+pub fn datagram(bytes: &[u8]) -> Result<Outcome, String> {
+    for players in [3, 4] {
+        let _ = decode(bytes, players);
+    }
+    let hub = Hub::new(LinkSpec::default(), 2);
+    let session = SessionBuilder::<RaceConfig<usize>>::new()
+        .with_num_players(2)
+        .and_then(|b| b.add_player(PlayerType::Local, 0))
+        .and_then(|b| b.add_player(PlayerType::Remote(1), 1))
+        .and_then(|b| b.start_p2p_session(LinkSocket::new(hub.clone(), 0, 2)))
+        .map_err(|e| e.to_string())?;
+    let mut session = session;
+    hub.borrow_mut().inject(0, 1, bytes.to_vec(), 0);
+    session.poll_remote_clients();
+    let _ = session.events().count();
+    Ok(match decode(bytes, 2) {
+        Ok(_) => Outcome::Loaded,
+        Err(e) => Outcome::Refused(e.to_string()),
+    })
+}

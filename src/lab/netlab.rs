@@ -164,7 +164,7 @@ pub fn run_netlab(
     if !(2..=MAX_PLAYERS).contains(&n) {
         return Err(whole(format!("netlab: 2 to {MAX_PLAYERS} peer scripts, got {n}")));
     }
-    let hub = Hub::new(link.clone(), n);
+    let hub = Hub::new(*link, n);
     let mut peers = Vec::with_capacity(n);
     let mut first: Option<(Script, Loop)> = None;
     for (k, ps) in scripts.iter().enumerate() {
@@ -226,7 +226,7 @@ pub fn run_netlab(
             builder = builder.add_player(kind, j).map_err(|e| fail(0, format!("netlab: {e}")))?;
         }
         let session = builder
-            .start_p2p_session(LinkSocket::new(hub.clone(), k, n))
+            .start_p2p_session(LinkSocket::new(&hub, k, n, true))
             .map_err(|e| fail(0, format!("netlab: {e}")))?;
         let timeline = timeline(&script, &ps.name)?;
         if first.is_none() {
@@ -242,7 +242,7 @@ pub fn run_netlab(
         if now > GRACE_NS {
             return Err(whole("netlab: the peers did not synchronise within 20 s of simulated time".into()));
         }
-        hub.borrow_mut().set_time(now);
+        hub.set_time(now);
         for p in &mut peers {
             p.driver.session().poll_remote_clients();
         }
@@ -259,7 +259,7 @@ pub fn run_netlab(
             .filter_map(|(k, p)| p.timeline.frames.get(p.next).map(|f| (f.0, k)))
             .min();
         let Some((t, k)) = next else { break };
-        hub.borrow_mut().set_time(start + t);
+        hub.set_time(start + t);
         let p = &mut peers[k];
         let events = std::mem::take(&mut p.timeline.frames[p.next].1);
         for (at, ev) in events {
@@ -285,7 +285,7 @@ pub fn run_netlab(
         }
         let t = t + 1_000_000_000_u64.div_ceil(hz);
         clocks[k] = t;
-        hub.borrow_mut().set_time(start + t);
+        hub.set_time(start + t);
         run_frame(&mut peers[k], t);
     }
     let race_ms = clocks.iter().copied().max().unwrap_or(0) as f64 / 1e6;
@@ -298,14 +298,14 @@ pub fn run_netlab(
             .iter()
             .enumerate()
             .map(|(k, p)| {
-                let sent = hub.borrow().sent(k);
+                let sent = hub.stats(k);
                 PeerReport {
                     player: k as u8 + 1,
                     state_hash: hashes[k].map_or_else(|| "none".into(), |h| format!("{h:016x}")),
                     confirmed_tick: target,
                     stats: p.driver.stats(),
-                    bytes_sent: sent.bytes,
-                    datagrams_sent: sent.datagrams,
+                    bytes_sent: sent.bytes_sent,
+                    datagrams_sent: sent.datagrams_sent,
                 }
             })
             .collect(),

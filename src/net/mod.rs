@@ -11,3 +11,6 @@ pub mod link;
 pub mod race;
 pub mod synctest;
 pub mod udp;
+
+#[cfg(test)]
+mod race_test;

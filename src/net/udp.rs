@@ -2,7 +2,7 @@
 //! the handshake ([`super::handshake::Hello`]) and then ggrs's messages, each datagram tagged
 //! by its first byte. Ledge's own adapter rather than ggrs's `UdpNonBlockingSocket`: that one
 //! drops a datagram it cannot decode without a count, decodes with no size limit and none of
-//! the race's checks ([`super::codec::decode`]), and cannot carry the handshake.
+//! the race's checks ([`super::codec::PeerFilter`], one a peer), and cannot carry the handshake.
 //!
 //! Clock: none of its own; polled by the race's loop on the wall clock.
 //!
@@ -10,7 +10,7 @@
 //! this race, one with an unknown tag, one that does not decode. Nothing a datagram holds can
 //! make this panic.
 
-use super::codec::{MAX_DATAGRAM, decode, encode};
+use super::codec::{MAX_DATAGRAM, PeerFilter, encode};
 use super::handshake::Hello;
 use ggrs::{Message, NonBlockingSocket};
 use std::cell::RefCell;
@@ -40,7 +40,8 @@ pub struct Counts {
 pub struct UdpTransport {
     socket: UdpSocket,
     peers: Vec<SocketAddr>,
-    players: usize,
+    /// One filter per peer (the codec's per-peer rules), in `peers`' order.
+    filters: Vec<PeerFilter>,
     hellos: Vec<(SocketAddr, Hello)>,
     counts: Counts,
     buf: Vec<u8>,
@@ -55,10 +56,11 @@ impl UdpTransport {
     pub fn bind(port: u16, peers: Vec<SocketAddr>, players: usize) -> std::io::Result<UdpTransport> {
         let socket = UdpSocket::bind(("0.0.0.0", port))?;
         socket.set_nonblocking(true)?;
+        let filters = vec![PeerFilter::new(players, true); peers.len()];
         Ok(UdpTransport {
             socket,
             peers,
-            players,
+            filters,
             hellos: Vec::new(),
             counts: Counts::default(),
             buf: vec![0; MAX_DATAGRAM + 2],
@@ -103,13 +105,13 @@ impl UdpTransport {
                 // ICMP "port unreachable" from a peer not up yet, and the like: nothing to read.
                 Err(_) => break,
             };
-            if !self.peers.contains(&from) {
+            let Some(k) = self.peers.iter().position(|p| *p == from) else {
                 self.counts.strangers += 1;
                 continue;
-            }
+            };
             let d = &self.buf[..n];
             match d.split_first() {
-                Some((&TAG_GGRS, body)) => match decode(body, self.players) {
+                Some((&TAG_GGRS, body)) => match self.filters[k].decode(body) {
                     Ok(m) => {
                         self.counts.received += 1;
                         out.push((from, m));

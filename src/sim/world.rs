@@ -174,23 +174,9 @@ impl World {
     /// `respawns` and `deaths` statistics (LAB.md Version 3's hash rule).
     pub fn state_hash(&self) -> u64 {
         let mut h = StableHasher::default();
-        let p = &self.player;
         h.u64(self.tick);
-        for v in [p.pos.x, p.pos.y, p.vel.x, p.vel.y, self.respawn_point.x, self.respawn_point.y] {
-            h.f64(v);
-        }
-        h.bool(p.on_ground);
-        h.bool(p.facing_left);
-        for v in [p.coyote, p.jump_buffer, p.var_jump, p.drop_through, p.run_ticks] {
-            h.u64(v as u64);
-        }
-        p.wall.feed(&mut h);
-        h.u64(self.checkpoint.map_or(u64::MAX, |c| c as u64));
-        h.u64(self.reached.len() as u64);
-        for &r in &self.reached {
-            h.bool(r);
-        }
-        h.bool(self.level_complete);
+        let (p, cp) = (&self.player, self.checkpoint);
+        feed_runner(p, self.respawn_point, cp, &self.reached, self.level_complete, &mut h);
         entities::hash_into(&self.entities, self.riding, &mut h);
         if !self.others.is_empty() {
             // A race only: one player hashes exactly as before races existed.
@@ -308,8 +294,22 @@ pub struct RunnerView<'a> {
 /// Feed one of players 2..=N to `h`: the fields player 1's part of [`World::state_hash`]
 /// covers, in the same order, and its riding link.
 fn hash_runner(r: &Runner, h: &mut StableHasher) {
-    let p = &r.player;
-    for v in [p.pos.x, p.pos.y, p.vel.x, p.vel.y, r.respawn_point.x, r.respawn_point.y] {
+    feed_runner(&r.player, r.respawn_point, r.checkpoint, &r.reached, r.level_complete, h);
+    h.u64(r.riding.map_or(u64::MAX, |x| x as u64));
+}
+
+/// Feed a runner's own state to `h` (the order [`World::state_hash`] has always used for the
+/// player): body, respawn point, flags, timers, wall memory, checkpoint, checkpoints reached,
+/// finish.
+fn feed_runner(
+    p: &Player,
+    respawn: DVec2,
+    checkpoint: Option<usize>,
+    reached: &[bool],
+    complete: bool,
+    h: &mut StableHasher,
+) {
+    for v in [p.pos.x, p.pos.y, p.vel.x, p.vel.y, respawn.x, respawn.y] {
         h.f64(v);
     }
     h.bool(p.on_ground);
@@ -318,11 +318,10 @@ fn hash_runner(r: &Runner, h: &mut StableHasher) {
         h.u64(v as u64);
     }
     p.wall.feed(h);
-    h.u64(r.checkpoint.map_or(u64::MAX, |c| c as u64));
-    h.u64(r.reached.len() as u64);
-    for &x in &r.reached {
+    h.u64(checkpoint.map_or(u64::MAX, |c| c as u64));
+    h.u64(reached.len() as u64);
+    for &x in reached {
         h.bool(x);
     }
-    h.bool(r.level_complete);
-    h.u64(r.riding.map_or(u64::MAX, |x| x as u64));
+    h.bool(complete);
 }

@@ -1,12 +1,12 @@
-//! A datagram from a peer of a race (`ledge::net::codec::decode`): refused or decoded, never a
-//! panic; a decoded message is then handed to a live two-player ggrs session, as the race's
-//! transports hand every message they decode, which must not panic either.
+//! A datagram from a peer of a race (`ledge::net::codec`): refused or decoded, never a panic;
+//! then it is delivered to a live two-player ggrs session through the simulated link's socket
+//! (which filters it as every transport does, `PeerFilter`), which must not panic either.
 //!
 //! Clock: the simulated network's (`ledge::net::link`), one step.
 
 use super::Outcome;
 use ggrs::{PlayerType, SessionBuilder};
-use ledge::net::codec::decode;
+use ledge::net::codec::{PeerFilter, decode};
 use ledge::net::link::{Hub, LinkSocket, LinkSpec};
 use ledge::net::race::RaceConfig;
 
@@ -24,13 +24,13 @@ pub fn datagram(bytes: &[u8]) -> Result<Outcome, String> {
         .with_num_players(2)
         .and_then(|b| b.add_player(PlayerType::Local, 0))
         .and_then(|b| b.add_player(PlayerType::Remote(1), 1))
-        .and_then(|b| b.start_p2p_session(LinkSocket::new(hub.clone(), 0, 2)))
+        .and_then(|b| b.start_p2p_session(LinkSocket::new(&hub, 0, 2, false)))
         .map_err(|e| e.to_string())?;
     let mut session = session;
-    hub.borrow_mut().inject(0, 1, bytes.to_vec(), 0);
+    hub.inject(1, 0, bytes.to_vec(), 0);
     session.poll_remote_clients();
     let _ = session.events().count();
-    Ok(match decode(bytes, 2) {
+    Ok(match PeerFilter::new(2, false).decode(bytes) {
         Ok(_) => Outcome::Loaded,
         Err(e) => Outcome::Refused(e.to_string()),
     })

@@ -10,13 +10,10 @@ use super::script::MAX_SCRIPT_BYTES;
 use crate::net::link::LinkSpec;
 use std::path::{Path, PathBuf};
 
-/// Write `text` to `path` whole or not at all (a temporary file beside it, renamed).
+/// Write `text` to `path` whole or not at all ([`crate::save::atomic::write_atomic`]); the
+/// error names the file.
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    crate::save::atomic::write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Run `ledge netlab`; prints its one-line failures on standard error and returns the exit

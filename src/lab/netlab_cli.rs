@@ -10,10 +10,13 @@ use super::script::MAX_SCRIPT_BYTES;
 use crate::net::link::LinkSpec;
 use std::path::{Path, PathBuf};
 
-/// Write `text` to `path` whole or not at all ([`crate::save::atomic::write_atomic`]); the
-/// error names the file.
+/// Write `text` to `path` whole or not at all (a temporary file beside it, renamed).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    crate::save::atomic::write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Run `ledge netlab`; prints its one-line failures on standard error and returns the exit

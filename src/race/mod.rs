@@ -299,8 +299,10 @@ fn addr_text(a: Option<SocketAddr>) -> String {
     a.map_or_else(|| "me".into(), |a| a.to_string())
 }
 
-/// Write `text` to `path` whole or not at all ([`crate::save::atomic::write_atomic`]); the
-/// error names the file.
+/// Write `text` to `path` whole or not at all (a temporary file beside it, renamed).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    crate::save::atomic::write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    std::fs::write(&tmp, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -273,14 +273,17 @@ impl Loop {
         let respawned = out.respawned;
         if self.presenting {
             self.bodies.after_tick(&self.world, respawned);
-            let p = &self.world.player;
+            let p = self.world.runner_view(self.others.followed).player;
             self.camera.after_tick(&self.level, p.pos, HITBOX, p.on_ground, self.config.tick_hz);
+            if self.others.followed != 0 && outs[self.others.followed].respawned {
+                self.camera.snap(&self.level, p.pos, HITBOX);
+            }
         }
         if respawned {
             // The player's history was reset above (both ends on the new side: no streak);
             // the goal's spin holds this tick's angle for the frame, as everything drawn does.
             self.prev_tick = self.world.tick;
-            if self.presenting {
+            if self.presenting && self.others.followed == 0 {
                 self.camera.snap(&self.level, self.world.player.pos, HITBOX);
             }
         }
@@ -401,18 +404,27 @@ impl Loop {
             self.wall_sliding(),
         );
         let look = &self.cosmetic_draw;
+        // A race following another runner than player 1 draws that one as the player, with
+        // no squash (the cosmetic layer follows player 1).
+        let followed = self.followed_view();
         FrameView {
             level: &self.level,
             camera: self.camera.centre,
             shake: look.shake,
-            player: PlayerDraw { pos: self.drawn, hitbox: HITBOX, facing_left: p.facing_left, pose },
-            player_scale: look.player_scale,
+            player: followed.unwrap_or(PlayerDraw {
+                pos: self.drawn,
+                hitbox: HITBOX,
+                facing_left: p.facing_left,
+                pose,
+            }),
+            player_scale: if followed.is_some() { DVec2::ONE } else { look.player_scale },
             effects: &look.effects,
             reached: &self.world.reached,
             goal_angle: self.drawn_goal_angle,
             extra: &[],
             entities: &self.drawn_entities,
             ghost: None,
+            rivals: self.rivals(),
         }
     }
 

@@ -78,9 +78,17 @@ struct PlayArgs {
     /// (100); the flag is not saved.
     #[arg(long, value_name = "PCT")]
     game_speed: Option<String>,
-    /// Race online (NET.md): `udp:PORT`, a UDP socket on PORT, with `--peers`.
-    #[arg(long, value_name = "udp:PORT")]
+    /// Race online (NET.md): `udp:PORT`, a UDP socket on PORT, with `--peers`; or
+    /// `ws://HOST:PORT/ROOM`, a room of a signaling server (`ledge serve`), with `--players`.
+    #[arg(long, value_name = "udp:PORT|ws://HOST:PORT/ROOM")]
     net: Option<String>,
+    /// The number of players of a room's race, 2 to 4 (with `--net ws://…`).
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
+    /// A STUN or TURN server for a room's race (`stun:HOST:PORT`, `turn:HOST:PORT`);
+    /// repeatable. None by default: loopback and a LAN need none, the internet needs STUN.
+    #[arg(long, value_name = "URL")]
+    ice: Vec<String>,
     /// The race's players in order, comma-separated, each `me` or `HOST:PORT`; your place in
     /// the list is your player number. Every peer gives the same order.
     #[arg(long, value_name = "LIST")]
@@ -152,12 +160,27 @@ enum Command {
         #[arg(required = true, num_args = 2..=4)]
         scripts: Vec<PathBuf>,
     },
+    /// Run the signaling server races meet through (`--net ws://HOST:PORT/ROOM`) until
+    /// stopped; prints `ledge serve: listening on ws://HOST:PORT` once it accepts.
+    #[cfg(all(feature = "game", not(target_arch = "wasm32")))]
+    Serve {
+        /// The address to listen on.
+        #[arg(default_value = ledge::race::serve::DEFAULT_ADDR, value_name = "HOST:PORT")]
+        addr: String,
+    },
 }
+
+/// The log's default filter (`RUST_LOG` replaces it): warnings, without wgpu's GLES chatter
+/// and the WebRTC stack's and signaling server's warnings about states they recover from
+/// (candidates not gathered yet, a peer's websocket reset when its race ends); their errors
+/// stay.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+const LOG_FILTER: &str = "warn,wgpu_hal::gles=off,rtc=error,rtc_ice=error,rtc_dtls=error,rtc_sctp=error,\
+    webrtc=error,matchbox_socket=error,matchbox_signaling=error";
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles=off"))
-        .init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(LOG_FILTER)).init();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -206,6 +229,21 @@ fn main() -> ExitCode {
                 &scripts,
             ));
         }
+        #[cfg(all(feature = "game", not(target_arch = "wasm32")))]
+        Some(Command::Serve { addr }) => {
+            let listening = |line: String| {
+                use std::io::Write;
+                println!("{line}");
+                let _ = std::io::stdout().flush();
+            };
+            return match ledge::race::serve::serve(&addr, listening) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("ledge {}", ledge::printable::escape(&e));
+                    ExitCode::from(2)
+                }
+            };
+        }
         #[cfg(not(feature = "game"))]
         None => {
             eprintln!(
@@ -214,7 +252,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         #[cfg(feature = "game")]
-        None if cli.play.net.is_some() || cli.play.headless || cli.play.peers.is_some() => {
+        None if cli.play.net.is_some()
+            || cli.play.headless
+            || cli.play.peers.is_some()
+            || cli.play.players.is_some() =>
+        {
             return race(cli.play);
         }
         #[cfg(feature = "game")]
@@ -264,6 +306,7 @@ fn main() -> ExitCode {
                 game_speed,
                 ghost: cli.ghost,
                 watch: !cli.no_watch,
+                race: None,
             };
             ledge::app::run(opts).map(|_| ())
         }
@@ -289,17 +332,40 @@ fn race(play: PlayArgs) -> ExitCode {
         Ok(n) => n,
         Err(e) => return refuse(e),
     };
-    if !play.headless {
-        return refuse(
-            "--net: races run with --headless in this version (the window's race menu is not built yet)"
-                .into(),
-        );
-    }
-    let Some(list) = play.peers.as_deref() else { return refuse("--net udp:PORT needs --peers LIST".into()) };
-    let (me, peer_addrs) = match ledge::race::parse_peers(list) {
-        Ok(p) => p,
-        Err(e) => return refuse(e),
+    let players = match (&net, play.peers.as_deref(), play.players) {
+        (ledge::race::NetSpec::Udp { .. }, Some(list), None) => match ledge::race::parse_peers(list) {
+            Ok((me, addrs)) => ledge::race::Players::Listed(me, addrs),
+            Err(e) => return refuse(e),
+        },
+        (ledge::race::NetSpec::Udp { .. }, None, _) => {
+            return refuse("--net udp:PORT needs --peers LIST".into());
+        }
+        (ledge::race::NetSpec::Udp { .. }, Some(_), Some(_)) => {
+            return refuse("--players goes with --net ws://…; --peers already counts the players".into());
+        }
+        (ledge::race::NetSpec::Room { .. }, None, Some(n)) if (2..=4).contains(&n) => {
+            ledge::race::Players::Room(n)
+        }
+        (ledge::race::NetSpec::Room { .. }, None, Some(n)) => {
+            return refuse(format!("--players must be 2 to 4, got {n}"));
+        }
+        (ledge::race::NetSpec::Room { .. }, None, None) => {
+            return refuse("--net ws://HOST:PORT/ROOM needs --players N".into());
+        }
+        (ledge::race::NetSpec::Room { .. }, Some(_), _) => {
+            return refuse("--peers goes with --net udp:PORT; a room orders its own players".into());
+        }
     };
+    if !play.ice.is_empty() && matches!(net, ledge::race::NetSpec::Udp { .. }) {
+        return refuse("--ice goes with --net ws://… (WebRTC); UDP races connect directly".into());
+    }
+    if let Some(bad) = play
+        .ice
+        .iter()
+        .find(|u| !(u.starts_with("stun:") || u.starts_with("turn:") || u.starts_with("turns:")))
+    {
+        return refuse(format!("--ice {bad}: expected stun:HOST:PORT or turn:HOST:PORT"));
+    }
     if let Some(s) = play.exit_after {
         if !(s.is_finite() && s >= 0.0) {
             return refuse(format!("--exit-after must be a non-negative number of seconds, got {s}"));
@@ -307,15 +373,19 @@ fn race(play: PlayArgs) -> ExitCode {
     }
     let opts = ledge::race::RaceOptions {
         net,
-        me,
-        peer_addrs,
+        players,
         level: play.level,
         tuning: play.tuning,
         autoplay: play.autoplay,
         exit_after: play.exit_after,
         record: play.record,
+        ice: play.ice,
+        headless: play.headless,
     };
-    match ledge::race::run_udp(&opts) {
+    if !opts.headless {
+        return race_in_window(opts, play.save_dir, play.fps_cap);
+    }
+    match ledge::race::run_headless(&opts) {
         Ok(lines) => {
             for l in &lines {
                 println!("{l}");
@@ -325,6 +395,49 @@ fn race(play: PlayArgs) -> ExitCode {
         Err(r) => {
             eprintln!("ledge: {}", ledge::printable::escape(&r.line));
             ExitCode::from(r.code)
+        }
+    }
+}
+
+/// `--net` without `--headless`: the race in a window, the camera on this peer's runner; the
+/// exit lines as the headless peer prints them.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn race_in_window(
+    opts: ledge::race::RaceOptions,
+    save_dir: Option<PathBuf>,
+    fps_cap: Option<f64>,
+) -> ExitCode {
+    if opts.autoplay.is_some() {
+        eprintln!("ledge: --autoplay goes with --headless (a window's runner is played with the keys)");
+        return ExitCode::from(2);
+    }
+    let (save, warnings) = ledge::save::Store::open(save_dir.as_deref());
+    for w in warnings {
+        eprintln!("ledge: warning: {w}");
+    }
+    let app = ledge::app::AppOptions {
+        vsync: save.settings().display.vsync,
+        level: opts.level.clone(),
+        fps_cap: fps_cap.or(save.settings().fps_cap()),
+        tuning: opts.tuning.clone(),
+        record: opts.record.clone(),
+        reduced_motion: save.settings().display.reduced_motion,
+        fullscreen: save.settings().display.fullscreen,
+        save,
+        watch: false,
+        race: Some(ledge::app::race::RaceStart {
+            net: opts.net,
+            players: opts.players,
+            ice: opts.ice,
+            exit_after: opts.exit_after,
+        }),
+        ..Default::default()
+    };
+    match ledge::app::run(app) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::from(2)
         }
     }
 }

@@ -63,7 +63,7 @@ impl App {
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
-                notice: self.reload.notice(),
+                notice: self.race.as_ref().and_then(|r| r.status()).or(self.reload.notice()),
             },
             f3,
             results: self.session.results(),
@@ -90,7 +90,22 @@ impl App {
         }
         if playing {
             let now = self.now_ns();
-            let stats = self.game.frame(now);
+            let stats = match &mut self.race {
+                Some(r) => r.frame(&mut self.game),
+                None => self.game.frame(now),
+            };
+            #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+            self.race_page();
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            if let Some(r) = &mut self.race {
+                for line in r.notices.drain(..) {
+                    eprintln!("{line}");
+                }
+                if r.leaving() {
+                    event_loop.exit();
+                    return;
+                }
+            }
             self.audio.play_ticks(self.game.ticks_this_frame());
             for t in self.game.ticks_this_frame() {
                 self.ride.tick(t.riding.flatten(), t.respawned);
@@ -102,9 +117,11 @@ impl App {
             if let Some(r) = &mut self.recorder {
                 r.frame(now);
             }
-            self.ghosts.after_frame(&self.game);
+            if self.race.is_none() {
+                self.ghosts.after_frame(&self.game);
+            }
             self.telemetry.push(stats);
-            if self.game.world().level_complete {
+            if self.game.world().level_complete && self.race.is_none() {
                 self.finish_run();
                 self.save_progress();
                 if self.recorder.is_some() {

@@ -81,6 +81,7 @@ mod menus;
 mod options;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod page;
+pub mod race;
 mod reload;
 mod runs;
 mod saved;
@@ -164,6 +165,8 @@ struct App {
     ride: RideStats,
     /// Hot reload: the watcher, the HUD's notice, the broken-file banner (`reload.rs`).
     reload: reload::HotReload,
+    /// An online race (`race.rs`): the loop driven by its peer.
+    race: Option<race::LiveRace>,
     /// In a browser: the GPU being opened, the sound waiting for a gesture (`page.rs`).
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     page: page::Page,
@@ -190,6 +193,10 @@ impl App {
     }
 
     fn push(&mut self, ev: InputEvent) {
+        if let Some(r) = &mut self.race {
+            r.push(&mut self.game, ev);
+            return;
+        }
         let t = self.now_ns();
         push_at(&mut self.game, &mut self.recorder, t, ev);
     }
@@ -247,7 +254,9 @@ impl App {
 
     /// Pause (from playing only).
     fn pause(&mut self) {
-        if self.session.mode == Mode::Playing && self.start.is_some() {
+        // A race never pauses: the others race on, and a peer that stops answering is
+        // dropped after 3 s.
+        if self.session.mode == Mode::Playing && self.start.is_some() && self.race.is_none() {
             self.stop(Mode::Paused);
         }
     }

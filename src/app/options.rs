@@ -52,6 +52,9 @@ pub struct AppOptions {
     /// in each good save (docs/levels.md "Hot reload"). `main` sets it unless `--no-watch`; the
     /// default (tests driving [`crate::app::run`]) watches nothing.
     pub watch: bool,
+    /// An online race to join instead of the run of levels (NET.md): no title, no ghosts,
+    /// no recorder of the app's own (the race's record is its confirmed inputs).
+    pub race: Option<super::race::RaceStart>,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

@@ -45,6 +45,8 @@ pub(super) struct Page {
     pub(super) sound_started: bool,
     /// What `window.ledgeScreen` says now.
     screen: String,
+    /// A race's end is on `window` (`ledgeRaceSummary` or `ledgeRaceError`).
+    race_published: bool,
 }
 
 impl std::fmt::Debug for Page {
@@ -157,6 +159,35 @@ impl App {
 
     /// After each presented frame: `window.ledgeFrames`, and `window.ledgeScreen` when it
     /// changed.
+    /// A race's news for the page: its notices in the console, and once over
+    /// `window.ledgeRaceSummary` (the summary's fields, NET.md) or, once refused,
+    /// `window.ledgeRaceError` (its one line), each set once.
+    pub(super) fn race_page(&mut self) {
+        let Some(race) = &mut self.race else { return };
+        for line in race.notices.drain(..) {
+            log::warn!("{line}");
+        }
+        if self.page.race_published {
+            return;
+        }
+        match &race.standing {
+            super::race::Standing::Over(end) => {
+                for line in end.summary.lines() {
+                    log::info!("{line}");
+                }
+                let json = serde_json::to_string(&end.summary).unwrap_or_default();
+                set_global_json("ledgeRaceSummary", &json);
+                self.page.race_published = true;
+            }
+            super::race::Standing::Failed(line) => {
+                log::error!("ledge: {line}");
+                set_global("ledgeRaceError", &line.as_str().into());
+                self.page.race_published = true;
+            }
+            _ => {}
+        }
+    }
+
     pub(super) fn page_frame(&mut self) {
         let presented = self.gfx.as_ref().map_or(0, |g| g.gpu.stats().presented);
         set_global("ledgeFrames", &(presented as f64).into());

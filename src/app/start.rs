@@ -38,7 +38,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
     let level = crate::level::tiled_map::load_tmx(&level_path)?;
     let start_pos = level.spawn;
     let config = StepperConfig::default();
-    let recorder = opts.record.as_ref().map(|path| {
+    let recorder = opts.record.as_ref().filter(|_| opts.race.is_none()).map(|path| {
         let sha256 = level.origin.as_ref().map(|o| o.sha256);
         Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed)
     });
@@ -55,7 +55,11 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
 
     let stress = opts.stress;
     // No level named and nothing scripted (`--record`, `--exit-after`, `--stress`): the title.
-    let title = opts.level.is_none() && opts.record.is_none() && opts.exit_after.is_none() && stress == 0;
+    let title = opts.level.is_none()
+        && opts.record.is_none()
+        && opts.exit_after.is_none()
+        && stress == 0
+        && opts.race.is_none();
     let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
     let menus = menus::Menus::new(shipped_first.as_deref());
     let (key_map, pad_map) = saved::input_maps(&opts.save);
@@ -91,10 +95,17 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         audio: Audio::silent(),
         ride: RideStats::default(),
         reload,
+        race: None,
         #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         page: super::page::Page::default(),
         opts,
     };
+    if let Some(start) = app.opts.race.clone() {
+        let line =
+            crate::lab::script::LevelSource::File(app.session.level_path.display().to_string(), 0, None);
+        app.race =
+            Some(super::race::LiveRace::join(&start, &mut app.game, line).map_err(anyhow::Error::msg)?);
+    }
     app.start_run();
     if title {
         app.session.mode = Mode::Title;
@@ -124,6 +135,17 @@ impl App {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn finish(&mut self) -> anyhow::Result<super::Summary> {
         let summary = self.summary();
+        if let Some(race) = &mut self.race {
+            let end = race.finish(&self.game).map_err(anyhow::Error::msg)?;
+            if let Some(path) = &self.opts.record {
+                crate::save::atomic::write_atomic(path, end.record.as_bytes())
+                    .with_context(|| format!("--record {}", path.display()))?;
+            }
+            for line in end.summary.lines() {
+                println!("{line}");
+            }
+            return Ok(summary);
+        }
         if let Some(rec) = self.recorder.take() {
             let path = rec.finish(summary.state_hash)?;
             log::info!("recorded the session to {}", path.display());

@@ -9,7 +9,9 @@
 use super::{Loop, RunnerState};
 use crate::input::InputEvent;
 use crate::input::latch::{Latch, TickInput};
+use crate::level::HITBOX;
 use crate::present::bodies::Track;
+use crate::present::view::{PlayerDraw, PlayerPose, RivalDraw};
 use crate::sim::{MAX_PLAYERS, RaceOutcome, World};
 use glam::DVec2;
 
@@ -22,6 +24,11 @@ pub(super) struct Others {
     track: Track,
     /// Where the last frame drew them, player 2 first (hitbox top-left, pixels).
     drawn: Vec<DVec2>,
+    /// The runner the camera follows and the view draws as the player, 0-based (0: player
+    /// 1, the loop's own).
+    pub(super) followed: usize,
+    /// Every other runner as the last frame drew them.
+    rivals: Vec<RivalDraw>,
 }
 
 fn positions(world: &World) -> impl Iterator<Item = DVec2> + '_ {
@@ -110,9 +117,48 @@ impl Loop {
         }
     }
 
-    /// Draw the other runners at the frame's `alpha`.
+    /// Draw the other runners at the frame's `alpha` (after player 1's [`Loop::drawn`]), and
+    /// every runner but the followed one as a rival.
     pub(super) fn draw_others(&mut self, alpha: f64) {
         self.others.draw(alpha);
+        self.others.rivals.clear();
+        if self.world.others.is_empty() {
+            return;
+        }
+        for k in (0..self.world.players()).filter(|&k| k != self.others.followed) {
+            let pos = if k == 0 { self.drawn } else { self.others.drawn[k - 1] };
+            let draw = self.runner_draw(k, pos);
+            self.others.rivals.push(RivalDraw { draw, player: k as u8 + 1 });
+        }
+    }
+
+    /// Runner `k` drawn at `pos`: its facing and its pose from the current tick (no wall
+    /// slide: that pose is the loop's own player's).
+    fn runner_draw(&self, k: usize, pos: DVec2) -> PlayerDraw {
+        let b = self.world.runner_view(k).player;
+        let pose = PlayerPose::of_motion(b.on_ground, b.vel, b.run_ticks, self.config.tick_hz);
+        PlayerDraw { pos, hitbox: HITBOX, facing_left: b.facing_left, pose }
+    }
+
+    /// Follow runner `k` (0-based, clamped to the runners there are): the camera follows it and
+    /// the view draws it as the player, every other runner as a rival. A race follows its
+    /// local player; 0 (the default) is player 1.
+    pub fn set_followed(&mut self, k: usize) {
+        self.others.followed = k.min(self.world.players() - 1);
+        let p = self.world.runner_view(self.others.followed).player.pos;
+        self.camera.snap(&self.level, p, HITBOX);
+    }
+
+    /// The followed runner as this frame draws it, when it is not player 1; `None` with
+    /// player 1 followed.
+    pub(super) fn followed_view(&self) -> Option<PlayerDraw> {
+        let k = self.others.followed;
+        (k != 0).then(|| self.runner_draw(k, self.others.drawn[k - 1]))
+    }
+
+    /// The rivals the last frame drew.
+    pub(super) fn rivals(&self) -> &[RivalDraw] {
+        &self.others.rivals
     }
 
     /// Every runner after the last tick, for `ticks[].players`: empty with one player.

@@ -9,7 +9,11 @@ pub mod codec;
 pub mod handshake;
 pub mod link;
 pub mod race;
+#[cfg(feature = "game")]
+pub mod room;
 pub mod synctest;
+pub mod tagged;
+pub mod transport;
 pub mod udp;
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! The race over UDP (`--net udp:PORT --peers LIST`, NET.md): one non-blocking socket carries
 //! the handshake ([`super::handshake::Hello`]) and then ggrs's messages, each datagram tagged
-//! by its first byte. Ledge's own adapter rather than ggrs's `UdpNonBlockingSocket`: that one
-//! drops a datagram it cannot decode without a count, decodes with no size limit and none of
-//! the race's checks ([`super::codec::PeerFilter`], one a peer), and cannot carry the handshake.
+//! by its first byte ([`super::tagged`]). Ledge's own adapter rather than ggrs's
+//! `UdpNonBlockingSocket`: that one drops a datagram it cannot decode without a count, decodes
+//! with no size limit and none of the race's checks ([`super::codec::PeerFilter`], one a
+//! peer), and cannot carry the handshake.
 //!
 //! Clock: none of its own; polled by the race's loop on the wall clock.
 //!
@@ -10,90 +11,43 @@
 //! this race, one with an unknown tag, one that does not decode. Nothing a datagram holds can
 //! make this panic.
 
-use super::codec::{MAX_DATAGRAM, PeerFilter, encode};
+use super::codec::MAX_DATAGRAM;
 use super::handshake::Hello;
+use super::tagged::{Counts, Tagged, ggrs_datagram, hello_datagram};
+use super::transport::{Roster, Transport};
 use ggrs::{Message, NonBlockingSocket};
 use std::cell::RefCell;
 use std::net::{SocketAddr, UdpSocket};
 use std::rc::Rc;
 
-/// First byte of a ggrs message.
-const TAG_GGRS: u8 = 0;
-/// First byte of a handshake hello.
-const TAG_HELLO: u8 = 1;
-
-/// Datagrams dropped, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// From an address that is not one of the race's peers.
-    pub strangers: u64,
-    /// That did not decode (unknown tag, malformed, refused by the codec).
-    pub undecodable: u64,
-    /// Datagrams received and kept.
-    pub received: u64,
-    /// Bytes sent.
-    pub bytes_sent: u64,
-}
-
 /// The race's UDP socket.
 #[derive(Debug)]
 pub struct UdpTransport {
     socket: UdpSocket,
-    peers: Vec<SocketAddr>,
-    /// One filter per peer (the codec's per-peer rules), in `peers`' order.
-    filters: Vec<PeerFilter>,
-    hellos: Vec<(SocketAddr, Hello)>,
-    counts: Counts,
+    roster: Roster<SocketAddr>,
+    tagged: Tagged<SocketAddr>,
     buf: Vec<u8>,
 }
 
 impl UdpTransport {
-    /// Bind `0.0.0.0:port` (non-blocking) for a race of `players` whose other peers are at
-    /// `peers`.
+    /// Bind `0.0.0.0:port` (non-blocking) for a race whose players are at `addrs` in order,
+    /// this peer (`me`, 0-based) `None`.
     ///
     /// # Errors
     /// The operating system's error when the port cannot be bound.
-    pub fn bind(port: u16, peers: Vec<SocketAddr>, players: usize) -> std::io::Result<UdpTransport> {
+    pub fn bind(port: u16, me: usize, addrs: Vec<Option<SocketAddr>>) -> std::io::Result<UdpTransport> {
         let socket = UdpSocket::bind(("0.0.0.0", port))?;
         socket.set_nonblocking(true)?;
-        let filters = vec![PeerFilter::new(players, true); peers.len()];
-        Ok(UdpTransport {
-            socket,
-            peers,
-            filters,
-            hellos: Vec::new(),
-            counts: Counts::default(),
-            buf: vec![0; MAX_DATAGRAM + 2],
-        })
+        let peers: Vec<SocketAddr> = addrs.iter().flatten().copied().collect();
+        let tagged = Tagged::new(peers, addrs.len());
+        Ok(UdpTransport { socket, roster: (me, addrs), tagged, buf: vec![0; MAX_DATAGRAM + 2] })
     }
 
-    /// The dropped and received counts so far.
-    pub fn counts(&self) -> Counts {
-        self.counts
-    }
-
-    fn send(&mut self, tag: u8, body: &[u8], to: &SocketAddr) {
-        let mut d = Vec::with_capacity(body.len() + 1);
-        d.push(tag);
-        d.extend_from_slice(body);
-        self.counts.bytes_sent += d.len() as u64;
+    fn send(&mut self, d: &[u8], to: &SocketAddr) {
+        self.tagged.counts.bytes_sent += d.len() as u64;
         // A send that fails (no route yet, a full buffer) is a lost datagram: ggrs and the
         // handshake send again.
-        let _ = self.socket.send_to(&d, to);
-    }
-
-    /// Send `hello` to every peer.
-    pub fn send_hello(&mut self, hello: &Hello) {
-        let body = hello.encode();
-        for to in self.peers.clone() {
-            self.send(TAG_HELLO, &body, &to);
-        }
-    }
-
-    /// The hellos received since the last call, with their senders.
-    pub fn take_hellos(&mut self) -> Vec<(SocketAddr, Hello)> {
-        self.receive_into(&mut Vec::new());
-        std::mem::take(&mut self.hellos)
+        let _ = self.socket.send_to(d, to);
     }
 
     /// Read every waiting datagram: hellos kept aside, ggrs messages into `out`.
@@ -105,28 +59,7 @@ impl UdpTransport {
                 // ICMP "port unreachable" from a peer not up yet, and the like: nothing to read.
                 Err(_) => break,
             };
-            let Some(k) = self.peers.iter().position(|p| *p == from) else {
-                self.counts.strangers += 1;
-                continue;
-            };
-            let d = &self.buf[..n];
-            match d.split_first() {
-                Some((&TAG_GGRS, body)) => match self.filters[k].decode(body) {
-                    Ok(m) => {
-                        self.counts.received += 1;
-                        out.push((from, m));
-                    }
-                    Err(_) => self.counts.undecodable += 1,
-                },
-                Some((&TAG_HELLO, body)) => match Hello::decode(body) {
-                    Some(h) => {
-                        self.counts.received += 1;
-                        self.hellos.push((from, h));
-                    }
-                    None => self.counts.undecodable += 1,
-                },
-                _ => self.counts.undecodable += 1,
-            }
+            self.tagged.accept(&from, &self.buf[..n], out);
         }
     }
 }
@@ -138,8 +71,7 @@ pub struct SharedUdp(pub Rc<RefCell<UdpTransport>>);
 
 impl NonBlockingSocket<SocketAddr> for SharedUdp {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
-        let body = encode(msg);
-        self.0.borrow_mut().send(TAG_GGRS, &body, addr);
+        self.0.borrow_mut().send(&ggrs_datagram(msg), addr);
     }
 
     fn receive_all_messages(&mut self) -> Vec<(SocketAddr, Message)> {
@@ -147,7 +79,45 @@ impl NonBlockingSocket<SocketAddr> for SharedUdp {
         let mut t = self.0.borrow_mut();
         t.receive_into(&mut out);
         // A late hello (a peer still repeating it) is of no more use.
-        t.hellos.clear();
+        t.tagged.take_hellos();
         out
+    }
+}
+
+impl Transport for SharedUdp {
+    type Addr = SocketAddr;
+
+    fn send_hello(&mut self, hello: &Hello) {
+        let d = hello_datagram(hello);
+        let mut t = self.0.borrow_mut();
+        for to in t.tagged.peers().to_vec() {
+            t.send(&d, &to);
+        }
+    }
+
+    fn take_hellos(&mut self) -> Vec<(SocketAddr, Hello)> {
+        let mut t = self.0.borrow_mut();
+        t.receive_into(&mut Vec::new());
+        t.tagged.take_hellos()
+    }
+
+    fn counts(&self) -> Counts {
+        self.0.borrow().tagged.counts
+    }
+
+    fn peer_name(&self, addr: &SocketAddr) -> String {
+        addr.to_string()
+    }
+
+    fn roster(&mut self) -> Result<Option<Roster<SocketAddr>>, String> {
+        Ok(Some(self.0.borrow().roster.clone()))
+    }
+
+    fn gathered(&self) -> usize {
+        self.0.borrow().roster.1.len()
+    }
+
+    fn gathering_line(&self) -> String {
+        "the peers".into()
     }
 }

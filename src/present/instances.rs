@@ -170,6 +170,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) -> B
     if let Some(g) = &view.ghost {
         out.push(player_sprite(g, FLAG_GHOST, DVec2::ONE));
     }
+    out.extend(view.rivals.iter().map(|r| player_sprite(&r.draw, FLAG_GHOST, DVec2::ONE)));
     super::effect_sprites::push_particles(view, out);
     let player_start = mark(out);
     out.push(player_sprite(&view.player, 0, view.player_scale));

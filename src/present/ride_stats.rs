@@ -155,6 +155,7 @@ mod tests {
             extra: &[],
             entities: ents,
             ghost: None,
+            rivals: &[],
         }
     }
 

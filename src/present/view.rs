@@ -62,6 +62,15 @@ impl PlayerPose {
     }
 }
 
+/// Another runner of a race, drawn tinted behind the player ([`FrameView::rivals`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RivalDraw {
+    /// Where and how (interpolated at the frame's alpha, as the player).
+    pub draw: PlayerDraw,
+    /// Its player number, 1-based.
+    pub player: u8,
+}
+
 /// How to draw the player this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerDraw {
@@ -192,6 +201,9 @@ pub struct FrameView<'a> {
     /// A ghost of a recorded run ([`super::ghost`]), drawn translucent with the player's sprite
     /// after the entities and behind the player; `None`: no ghost (or past its end).
     pub ghost: Option<PlayerDraw>,
+    /// A race's other runners (every runner but the one the camera follows), drawn tinted
+    /// like a ghost, behind the player; empty with one player.
+    pub rivals: &'a [RivalDraw],
 }
 
 impl<'a> FrameView<'a> {
@@ -212,6 +224,7 @@ impl<'a> FrameView<'a> {
             extra: &[],
             entities: &[],
             ghost: None,
+            rivals: &[],
         }
     }
 }

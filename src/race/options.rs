@@ -14,18 +14,64 @@ pub enum NetSpec {
         /// The local port.
         port: u16,
     },
+    /// `ws://HOST:PORT/ROOM` (or `wss://`): a room of a signaling server (`ledge serve`).
+    Room {
+        /// The URL as given.
+        url: String,
+        /// The room's name (the URL's path).
+        room: String,
+    },
 }
 
 impl std::str::FromStr for NetSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.strip_prefix("udp:") {
-            Some(p) => p
+        if let Some(p) = s.strip_prefix("udp:") {
+            return p
                 .parse::<u16>()
                 .map(|port| NetSpec::Udp { port })
-                .map_err(|_| format!("--net {s}: PORT must be 0 to 65535")),
-            None => Err(format!("--net {s}: expected udp:PORT")),
+                .map_err(|_| format!("--net {s}: PORT must be 0 to 65535"));
+        }
+        let rest = s.strip_prefix("ws://").or_else(|| s.strip_prefix("wss://"));
+        let Some(rest) = rest else {
+            return Err(format!("--net {s}: expected udp:PORT or ws://HOST:PORT/ROOM"));
+        };
+        let (host, room) = rest.split_once('/').unwrap_or((rest, ""));
+        if host.is_empty() {
+            return Err(format!("--net {s}: no HOST:PORT"));
+        }
+        if room.is_empty()
+            || room.len() > MAX_ROOM
+            || !room.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(format!(
+                "--net {s}: ROOM must be 1 to {MAX_ROOM} letters, digits, '-' or '_' (ws://HOST:PORT/ROOM)"
+            ));
+        }
+        Ok(NetSpec::Room { url: s.to_string(), room: room.to_string() })
+    }
+}
+
+/// The longest room name, bytes.
+pub const MAX_ROOM: usize = 64;
+
+/// How the race's players are known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Players {
+    /// `--peers`: this peer's player (0-based, its `me`) and every player's address in
+    /// order (`None` for this peer).
+    Listed(usize, Vec<Option<SocketAddr>>),
+    /// `--players N` in a room: the order is the room's (its peers' ids, sorted).
+    Room(usize),
+}
+
+impl Players {
+    /// How many race.
+    pub fn count(&self) -> usize {
+        match self {
+            Players::Listed(_, a) => a.len(),
+            Players::Room(n) => *n,
         }
     }
 }
@@ -35,10 +81,8 @@ impl std::str::FromStr for NetSpec {
 pub struct RaceOptions {
     /// `--net`.
     pub net: NetSpec,
-    /// This peer's player, 0-based (its `me` in `--peers`).
-    pub me: usize,
-    /// Every player's address in order; `None` for this peer.
-    pub peer_addrs: Vec<Option<SocketAddr>>,
+    /// `--peers` or `--players`.
+    pub players: Players,
     /// `--level`.
     pub level: Option<PathBuf>,
     /// `--tuning`.
@@ -49,6 +93,10 @@ pub struct RaceOptions {
     pub exit_after: Option<f64>,
     /// `--record`.
     pub record: Option<PathBuf>,
+    /// `--ice URL`s: STUN/TURN servers for a room (none by default).
+    pub ice: Vec<String>,
+    /// `--headless`: no window.
+    pub headless: bool,
 }
 
 /// `--peers LIST`: `me` or `HOST:PORT`, comma-separated, 2 to 4 of them, `me` exactly once.
@@ -105,5 +153,13 @@ mod tests {
         assert_eq!("udp:7000".parse::<NetSpec>(), Ok(NetSpec::Udp { port: 7000 }));
         assert!("udp:70000".parse::<NetSpec>().is_err());
         assert!("tcp:1".parse::<NetSpec>().expect_err("refused").contains("expected udp:PORT"));
+        assert_eq!(
+            "ws://127.0.0.1:3536/race-1".parse::<NetSpec>(),
+            Ok(NetSpec::Room { url: "ws://127.0.0.1:3536/race-1".into(), room: "race-1".into() })
+        );
+        for bad in ["ws://127.0.0.1:3536", "ws://127.0.0.1:3536/", "ws:///r", "ws://h:1/a/b", "ws://h:1/a?b"]
+        {
+            assert!(bad.parse::<NetSpec>().is_err(), "{bad}");
+        }
     }
 }

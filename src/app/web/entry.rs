@@ -43,6 +43,12 @@ pub async fn start() -> anyhow::Result<()> {
         reduced_motion: display.reduced_motion,
         game_speed: display.game_speed,
         record: query.record.then(|| "ledge-session.lab".into()),
+        race: query.net.clone().map(|net| crate::app::race::RaceStart {
+            net,
+            players: crate::race::Players::Room(query.players.unwrap_or(2)),
+            ice: Vec::new(),
+            exit_after: query.exit_after,
+        }),
         save,
         ..Default::default()
     };

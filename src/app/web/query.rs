@@ -3,7 +3,7 @@
 //! Clock: none.
 
 /// The page's query parameters that Ledge reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Query {
     /// `?lab=URL`: run this lab script instead of the game.
     pub lab: Option<String>,
@@ -14,6 +14,12 @@ pub struct Query {
     pub record: bool,
     /// `?backend=webgl2`: no WebGPU.
     pub webgl2_only: bool,
+    /// `?net=ws://HOST:PORT/ROOM`: race in this room (NET.md).
+    pub net: Option<crate::race::NetSpec>,
+    /// `?players=N`: the race's players, 2 to 4.
+    pub players: Option<usize>,
+    /// `?exit_after=S`: end the race at S seconds of its clock.
+    pub exit_after: Option<f64>,
 }
 
 impl Query {
@@ -33,6 +39,26 @@ impl Query {
                 "labs" if !value.is_empty() => q.labs = Some(value),
                 "labs" => return Err("?labs= needs the URL of a list of lab scripts".to_owned()),
                 "record" => q.record = true,
+                "net" => match value.parse::<crate::race::NetSpec>() {
+                    Ok(n @ crate::race::NetSpec::Room { .. }) => q.net = Some(n),
+                    Ok(_) => return Err("?net=: a page races in a room: ws://HOST:PORT/ROOM".to_owned()),
+                    Err(e) => {
+                        return Err(format!("?{}", crate::printable::escape(e.trim_start_matches("--"))));
+                    }
+                },
+                "players" => match value.parse::<usize>() {
+                    Ok(n) if (2..=crate::sim::MAX_PLAYERS).contains(&n) => q.players = Some(n),
+                    _ => return Err(format!("?players={}: 2 to 4", crate::printable::escape(&value))),
+                },
+                "exit_after" => match value.parse::<f64>() {
+                    Ok(s) if s.is_finite() && s >= 0.0 => q.exit_after = Some(s),
+                    _ => {
+                        return Err(format!(
+                            "?exit_after={}: a non-negative number of seconds",
+                            crate::printable::escape(&value)
+                        ));
+                    }
+                },
                 "backend" => match value.as_str() {
                     "webgl2" => q.webgl2_only = true,
                     "webgpu" | "" => {}
@@ -47,6 +73,14 @@ impl Query {
                     return Err(format!("?{}: not a parameter Ledge reads", crate::printable::escape(other)));
                 }
             }
+        }
+        match (&q.net, q.players) {
+            (Some(_), None) => return Err("?net= needs &players=N (2 to 4)".to_owned()),
+            (None, Some(_)) => return Err("?players= goes with ?net=ws://HOST:PORT/ROOM".to_owned()),
+            _ => {}
+        }
+        if q.exit_after.is_some() && q.net.is_none() {
+            return Err("?exit_after= goes with ?net=ws://HOST:PORT/ROOM".to_owned());
         }
         Ok(q)
     }
@@ -96,5 +130,14 @@ mod tests {
         assert!(Query::parse("?backend=vulkan").unwrap_err().contains("backend=vulkan"));
         assert!(Query::parse("?zoom=2").unwrap_err().contains("?zoom"));
         assert_eq!(decode("%zz%4"), "%zz%4");
+        let race = Query::parse("?net=ws%3A%2F%2F127.0.0.1%3A3536%2Fr&players=2&exit_after=4").unwrap();
+        assert_eq!(race.players, Some(2));
+        assert_eq!(race.exit_after, Some(4.0));
+        assert!(matches!(race.net, Some(crate::race::NetSpec::Room { ref room, .. }) if room == "r"));
+        assert!(Query::parse("?net=ws://h:1/r").unwrap_err().contains("&players=N"));
+        assert!(Query::parse("?net=ws://h:1/r&players=5").unwrap_err().contains("2 to 4"));
+        assert!(Query::parse("?net=udp:7000&players=2").unwrap_err().contains("a page races in a room"));
+        assert!(Query::parse("?net=ws://h:1/&players=2").unwrap_err().starts_with("?net ws://h:1/: ROOM"));
+        assert!(Query::parse("?exit_after=-1").unwrap_err().contains("exit_after"));
     }
 }

@@ -1,0 +1,211 @@
+//! A race in the window or the page (NET.md "What a player sees"): the app's loop driven by a
+//! [`RacePeer`] instead of its own clock. While the room fills and the peers connect the level
+//! stands still under a status line; then the race runs, the local player's keys latched into
+//! its own runner on the race's clock; at the end the results (the summary's fields) stay on
+//! screen and, in a page, on `window.ledgeRaceSummary`.
+//!
+//! Clock: the wall clock (`web_time::Instant`), read once a frame and handed to the peer; key
+//! edges are stamped on the race's clock ([`RacePeer::race_clock_ns`]).
+//!
+//! Rewind, ghosts and game speed are off in a race (the loop refuses rewind with more than one
+//! player; the app starts no ghost and keeps 100 %).
+
+use crate::game_loop::{FrameStats, Loop};
+use crate::input::InputEvent;
+use crate::net::transport::Transport;
+use crate::race::{NetSpec, Players, Polled, Progress, RaceEnd, RacePeer, Refused};
+use web_time::Instant;
+
+/// How a window or page joins a race (`?net=…&players=N`, `--net … --players N`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceStart {
+    /// The room, or a UDP port.
+    pub net: NetSpec,
+    /// The players.
+    pub players: Players,
+    /// STUN/TURN servers.
+    pub ice: Vec<String>,
+    /// End at this many seconds of the race's clock (`exit_after`).
+    pub exit_after: Option<f64>,
+}
+
+/// A race's peer whatever its transport.
+trait Link {
+    fn poll(&mut self, lp: &mut Loop, now: Instant) -> Result<Polled, Refused>;
+    fn me(&self) -> Option<usize>;
+    fn clock_ns(&self, now: Instant) -> u64;
+    fn notices(&mut self) -> Vec<String>;
+    fn last_frame(&self) -> FrameStats;
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    fn end(&mut self, lp: &Loop) -> RaceEnd;
+}
+
+impl<T: Transport> Link for RacePeer<T> {
+    fn poll(&mut self, lp: &mut Loop, now: Instant) -> Result<Polled, Refused> {
+        RacePeer::poll(self, lp, now)
+    }
+    fn me(&self) -> Option<usize> {
+        RacePeer::me(self)
+    }
+    fn clock_ns(&self, now: Instant) -> u64 {
+        self.race_clock_ns(now)
+    }
+    fn notices(&mut self) -> Vec<String> {
+        self.take_notices()
+    }
+    fn last_frame(&self) -> FrameStats {
+        RacePeer::last_frame(self)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    fn end(&mut self, lp: &Loop) -> RaceEnd {
+        RacePeer::end(self, lp)
+    }
+}
+
+/// Where the race stands, for the screen.
+#[derive(Debug)]
+pub enum Standing {
+    /// Before the race: the room filling, the peers connecting.
+    Waiting(Progress),
+    /// Racing.
+    Racing,
+    /// Over: the summary.
+    Over(Box<RaceEnd>),
+    /// Refused or failed: the one line.
+    Failed(String),
+}
+
+/// The app's race.
+pub(super) struct LiveRace {
+    link: Box<dyn Link>,
+    /// Where it stands.
+    pub(super) standing: Standing,
+    /// Lines to show (a player left).
+    pub(super) notices: Vec<String>,
+    /// The status line ([`LiveRace::status`]) as of the last frame.
+    status: Option<String>,
+    /// Leave the app once the race is over (`exit_after` given).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    exit_when_over: bool,
+    /// The loop follows this peer's runner.
+    following: bool,
+}
+
+impl LiveRace {
+    /// Join the race `start` asks for on `game` (set up for its players here), the level of
+    /// `level_line` (its record's level line).
+    ///
+    /// # Errors
+    /// One line: a UDP port that cannot be bound.
+    pub(super) fn join(
+        start: &RaceStart,
+        game: &mut Loop,
+        level_line: crate::lab::script::LevelSource,
+    ) -> Result<LiveRace, String> {
+        game.set_players(start.players.count());
+        let end_tick = start.exit_after.map(|s| (s * f64::from(game.config().tick_hz)).round() as u64);
+        let n = start.players.count();
+        let link: Box<dyn Link> = match (&start.net, &start.players) {
+            (NetSpec::Room { url, room }, _) => {
+                let t = crate::net::room::SharedRoom::connect(url, room, n, &start.ice);
+                Box::new(RacePeer::new(level_line, t, n, Vec::new(), end_tick, None))
+            }
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            (NetSpec::Udp { port }, Players::Listed(me, addrs)) => {
+                let t = crate::net::udp::UdpTransport::bind(*port, *me, addrs.clone())
+                    .map_err(|e| format!("--net udp:{port}: cannot bind the port: {e}"))?;
+                let t = crate::net::udp::SharedUdp(std::rc::Rc::new(std::cell::RefCell::new(t)));
+                Box::new(RacePeer::new(level_line, t, n, Vec::new(), end_tick, None))
+            }
+            _ => return Err("a UDP race names its peers (--peers) and runs natively".into()),
+        };
+        Ok(LiveRace {
+            link,
+            standing: Standing::Waiting(Progress::Gathering(1)),
+            notices: Vec::new(),
+            status: Some("Joining the race…".into()),
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            exit_when_over: start.exit_after.is_some(),
+            following: false,
+        })
+    }
+
+    /// The race is over or failed and the app is to leave (`exit_after` was given).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub(super) fn leaving(&self) -> bool {
+        self.exit_when_over && matches!(self.standing, Standing::Over(_) | Standing::Failed(_))
+    }
+
+    /// The app is closing: the race's end (the last confirmed tick when it is still running),
+    /// or why it failed.
+    ///
+    /// # Errors
+    /// The refusal's line.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub(super) fn finish(&mut self, game: &Loop) -> Result<RaceEnd, String> {
+        match std::mem::replace(&mut self.standing, Standing::Racing) {
+            Standing::Over(end) => Ok(*end),
+            Standing::Failed(line) => Err(line),
+            Standing::Waiting(_) | Standing::Racing => Ok(self.link.end(game)),
+        }
+    }
+
+    /// Hand a key edge that arrived now to the local runner; dropped before the race runs and
+    /// after it ends.
+    pub(super) fn push(&mut self, game: &mut Loop, ev: InputEvent) {
+        if let (Standing::Racing, Some(me)) = (&self.standing, self.link.me()) {
+            game.push_event_for(me as u8, self.link.clock_ns(Instant::now()), ev);
+        }
+    }
+
+    /// One frame: the peer polled (which runs the loop's frame once racing); what it came to.
+    pub(super) fn frame(&mut self, game: &mut Loop) -> FrameStats {
+        if matches!(self.standing, Standing::Over(_) | Standing::Failed(_)) {
+            return FrameStats::default();
+        }
+        let polled = self.link.poll(game, Instant::now());
+        self.notices.extend(self.link.notices());
+        let mut stats = FrameStats::default();
+        match polled {
+            Ok(Polled::Going(Progress::Racing(_))) => {
+                self.standing = Standing::Racing;
+                stats = self.link.last_frame();
+            }
+            Ok(Polled::Going(p)) => self.standing = Standing::Waiting(p),
+            Ok(Polled::Ended(end)) => self.standing = Standing::Over(end),
+            Err(r) => self.standing = Standing::Failed(r.line),
+        }
+        if !self.following
+            && let Some(me) = self.link.me()
+        {
+            // The players are known: the camera on this peer's runner from the start.
+            game.set_followed(me);
+            self.following = true;
+        }
+        self.status = self.status_line();
+        stats
+    }
+
+    /// The status line as of the last frame.
+    pub(super) fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
+    /// The status line for the screen: waiting, the results, or why it failed; `None` while
+    /// racing.
+    fn status_line(&self) -> Option<String> {
+        match &self.standing {
+            Standing::Waiting(Progress::Gathering(k)) => Some(format!("Waiting for players: {k} here")),
+            Standing::Waiting(_) => Some("Connecting to the other players…".into()),
+            Standing::Racing => None,
+            Standing::Over(end) => {
+                let s = &end.summary;
+                Some(format!(
+                    "Race over at tick {}: you are player {} · {}",
+                    s.confirmed_tick, s.player, s.state_hash
+                ))
+            }
+            Standing::Failed(line) => Some(format!("Race stopped: {line}")),
+        }
+    }
+}

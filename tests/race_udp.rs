@@ -164,8 +164,9 @@ fn a_peer_killed_mid_race_is_dropped_and_the_other_races_on() {
     let level1 = root().join("tests/levels/level1.lab");
     let mut a = peer("peer 1", pa, &format!("me,127.0.0.1:{pb}"), &level1, 8.0, None);
     let mut b = peer("peer 2", pb, &format!("127.0.0.1:{pa},me"), &level1, 8.0, None);
-    // Once both race (a second after both started is plenty on loopback), kill peer 2.
-    thread::sleep(Duration::from_secs(3));
+    // Once both race (the handshake takes well under a second on loopback, then the 3 s
+    // countdown), kill peer 2.
+    thread::sleep(Duration::from_secs(5));
     assert!(b.poll().is_none(), "peer 2 ended early");
     b.child.kill().expect("SIGKILL");
     let status = a.wait_for(Duration::from_secs(40));

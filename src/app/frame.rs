@@ -58,7 +58,10 @@ impl App {
             mode: self.session.mode,
             hud: Hud {
                 level: &self.game.level().name,
-                deaths: self.session.level_deaths(world),
+                deaths: match self.race {
+                    Some(_) => world.runner_view(self.game.followed()).deaths,
+                    None => self.session.level_deaths(world),
+                },
                 ticks: self.session.level_ticks(world),
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),

@@ -182,7 +182,7 @@ impl LiveRace {
             game.set_followed(me);
             self.following = true;
         }
-        self.status = self.status_line();
+        self.status = self.status_line(game);
         stats
     }
 
@@ -193,19 +193,79 @@ impl LiveRace {
 
     /// The status line for the screen: waiting, the results, or why it failed; `None` while
     /// racing.
-    fn status_line(&self) -> Option<String> {
+    fn status_line(&self, game: &Loop) -> Option<String> {
         match &self.standing {
             Standing::Waiting(Progress::Gathering(k)) => Some(format!("Waiting for players: {k} here")),
+            Standing::Waiting(Progress::Countdown(ms)) => {
+                Some(format!("Race starts in {}", ms.div_ceil(1000)))
+            }
             Standing::Waiting(_) => Some("Connecting to the other players…".into()),
             Standing::Racing => None,
             Standing::Over(end) => {
                 let s = &end.summary;
                 Some(format!(
-                    "Race over at tick {}: you are player {} · {}",
-                    s.confirmed_tick, s.player, s.state_hash
+                    "Race over (tick {}, {}): you are player {}\n{}",
+                    s.confirmed_tick,
+                    s.state_hash,
+                    s.player,
+                    results(game.world(), game.config().tick_hz)
                 ))
             }
             Standing::Failed(line) => Some(format!("Race stopped: {line}")),
         }
+    }
+}
+
+/// The results in one line, by finish tick (a tie is a tie): `1. P2 9.70 s · 2. P1 10.00 s ·
+/// P3 left`.
+fn results(world: &crate::sim::World, tick_hz: u32) -> String {
+    let mut rows: Vec<(Option<u64>, usize)> =
+        (0..world.players()).map(|k| (world.runner_view(k).finished_at, k)).collect();
+    // Finishers first, by tick; then the rest in player order.
+    rows.sort_by_key(|&(at, k)| (at.is_none(), at, k));
+    let (mut place, mut last) = (0, None);
+    let parts: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &(at, k))| {
+            let r = world.runner_view(k);
+            let deaths = match r.deaths {
+                0 => String::new(),
+                1 => ", 1 death".into(),
+                d => format!(", {d} deaths"),
+            };
+            match at {
+                Some(t) => {
+                    if last != Some(t) {
+                        place = i + 1;
+                        last = Some(t);
+                    }
+                    format!("{place}. P{} {:.2} s{deaths}", k + 1, t as f64 / f64::from(tick_hz))
+                }
+                None if r.left => format!("P{} left{deaths}", k + 1),
+                None => format!("P{} did not finish{deaths}", k + 1),
+            }
+        })
+        .collect();
+    parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_order_by_finish_tick_and_ties_share_a_place() {
+        let rows: Vec<String> = ["P...G", "#####"].iter().map(|r| r.to_string()).collect();
+        let level = crate::level::ascii::parse_ascii(&rows, 1).expect("level");
+        let mut w = crate::sim::World::for_race(&level, 4);
+        w.finished_at = Some(600);
+        w.others[0].finished_at = Some(582);
+        w.others[1].finished_at = Some(600);
+        w.others[2].deaths = 2;
+        assert_eq!(
+            results(&w, 60),
+            "1. P2 9.70 s · 2. P1 10.00 s · 2. P3 10.00 s · P4 did not finish, 2 deaths"
+        );
     }
 }

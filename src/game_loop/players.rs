@@ -149,6 +149,11 @@ impl Loop {
         self.camera.snap(&self.level, p, HITBOX);
     }
 
+    /// The runner the camera follows, 0-based ([`Loop::set_followed`]).
+    pub fn followed(&self) -> usize {
+        self.others.followed
+    }
+
     /// The followed runner as this frame draws it, when it is not player 1; `None` with
     /// player 1 followed.
     pub(super) fn followed_view(&self) -> Option<PlayerDraw> {

@@ -12,7 +12,9 @@
 //!    peer has heard every other; a difference refuses, after 1 s more of hellos so the others
 //!    refuse too.
 //! 3. **Syncing**: ggrs's synchronisation.
-//! 4. **Racing**: each frame feeds the autoplay script's edges that are due into the loop,
+//! 4. **Countdown** ([`COUNTDOWN`], on every peer): the session kept alive, no tick; the
+//!    race's clock starts at its end.
+//! 5. **Racing**: each frame feeds the autoplay script's edges that are due into the loop,
 //!    whose ticks ggrs drives ([`crate::net::race`]); with an end tick the race ends once every
 //!    peer still racing has confirmed it (or 3 s after it, with what was confirmed).
 
@@ -35,6 +37,10 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How long an end tick waits for the peers to confirm it (NET.md: 3 s).
 const CONFIRM_WAIT: Duration = Duration::from_secs(3);
+
+/// The countdown between every peer synchronised and the race's start, the same on every peer
+/// (headless included) so that they start together: 3 s ("3, 2, 1" in a window or page).
+pub const COUNTDOWN: Duration = Duration::from_secs(3);
 
 /// How often a hello is sent while meeting: every 100 ms.
 const HELLO_EVERY: Duration = Duration::from_millis(100);
@@ -80,6 +86,9 @@ pub struct RaceSummary {
     pub dropped: u64,
     /// Bytes this peer sent.
     pub bytes_sent: u64,
+    /// From joining (the peer created) to every peer synchronised (the countdown's start),
+    /// ms; 0 when the race never got there.
+    pub join_ms: u64,
 }
 
 impl RaceSummary {
@@ -91,7 +100,7 @@ impl RaceSummary {
                 self.frames, self.ticks, self.jumps, self.respawns, self.state_hash, self.confirmed_tick
             ),
             format!(
-                "net: player={} ping_ms={} input_delay={} rollbacks={} max_rollback={} resimulated={} stalls={} desyncs={} dropped={} bytes_sent={}",
+                "net: player={} ping_ms={} input_delay={} rollbacks={} max_rollback={} resimulated={} stalls={} desyncs={} dropped={} bytes_sent={} join_ms={}",
                 self.player,
                 self.ping_ms,
                 self.input_delay,
@@ -101,7 +110,8 @@ impl RaceSummary {
                 self.stalls,
                 self.desyncs,
                 self.dropped,
-                self.bytes_sent
+                self.bytes_sent,
+                self.join_ms
             ),
         ]
     }
@@ -123,6 +133,8 @@ pub enum Progress {
     Gathering(usize),
     /// The handshake and ggrs's synchronisation.
     Connecting,
+    /// Every peer synchronised: the race starts in this many ms.
+    Countdown(u64),
     /// Racing: the tick the loop is at.
     Racing(u64),
 }
@@ -150,6 +162,7 @@ pub struct RacePeer<T: Transport> {
     refusing: Option<(String, Instant)>,
     driver: Option<RaceDriver<T::Addr>>,
     race_start: Option<Instant>,
+    synced_at: Option<Instant>,
     edges: Vec<(u64, InputEvent)>,
     next_edge: usize,
     end_tick: Option<u64>,
@@ -188,6 +201,7 @@ impl<T: Transport> RacePeer<T> {
             refusing: None,
             driver: None,
             race_start: None,
+            synced_at: None,
             edges,
             next_edge: 0,
             end_tick,
@@ -242,6 +256,11 @@ impl<T: Transport> RacePeer<T> {
         }
         if self.race_start.is_none() {
             return self.sync(now);
+        }
+        if let Some(left) = self.race_start.and_then(|s| s.checked_duration_since(now)) {
+            // The countdown: keep the session alive, run no tick.
+            self.driver.as_mut().expect("met").session().poll_remote_clients();
+            return Ok(Polled::Going(Progress::Countdown(left.as_millis() as u64)));
         }
         self.race(lp, now)
     }
@@ -363,8 +382,9 @@ impl<T: Transport> RacePeer<T> {
         let driver = self.driver.as_mut().expect("met");
         driver.session().poll_remote_clients();
         if driver.session().current_state() == SessionState::Running {
-            self.race_start = Some(now);
-            return Ok(Polled::Going(Progress::Racing(0)));
+            self.synced_at = Some(now);
+            self.race_start = Some(now + COUNTDOWN);
+            return Ok(Polled::Going(Progress::Countdown(COUNTDOWN.as_millis() as u64)));
         }
         Ok(Polled::Going(Progress::Connecting))
     }
@@ -409,6 +429,9 @@ impl<T: Transport> RacePeer<T> {
     /// End the race now, at the last tick every peer still racing confirmed (or the end tick,
     /// when earlier): the summary and the record. Before the race runs: tick 0.
     pub fn end(&mut self, lp: &Loop) -> RaceEnd {
+        let join_ms = self
+            .synced_at
+            .map_or(0, |t| t.saturating_duration_since(self.gathering_since).as_millis() as u64);
         let me = self.me().unwrap_or(0);
         let players = self.players;
         let counts = self.transport.counts();
@@ -433,6 +456,7 @@ impl<T: Transport> RacePeer<T> {
                     desyncs: 0,
                     dropped: counts.dropped(),
                     bytes_sent: counts.bytes_sent,
+                    join_ms,
                 },
                 record: String::new(),
             };
@@ -464,6 +488,7 @@ impl<T: Transport> RacePeer<T> {
                 desyncs: s.desyncs,
                 dropped: counts.dropped(),
                 bytes_sent: counts.bytes_sent,
+                join_ms,
             },
             record: race_record(&self.level, lp, driver, end),
         }

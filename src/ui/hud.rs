@@ -35,8 +35,9 @@ pub struct Hud<'a> {
     pub speed_percent: u32,
     /// Time is running backwards (rewind held): a third line says so.
     pub rewinding: bool,
-    /// A line shown for a moment after hot reload swapped in a file ("reloaded level3.tmx",
-    /// [`crate::ui::reload`]), under the others.
+    /// Lines under the others: a moment after hot reload swapped in a file ("reloaded
+    /// level3.tmx", [`crate::ui::reload`]), or a race's status and results (one line each,
+    /// `\n`-separated).
     pub notice: Option<&'a str>,
 }
 
@@ -61,7 +62,8 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
         lines.push(REWIND_TEXT.to_owned());
     }
     if let Some(notice) = hud.notice {
-        lines.push(notice.to_owned());
+        // A notice may hold several lines (a race's results): the panel grows to hold them.
+        lines.extend(notice.lines().map(str::to_owned));
     }
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;

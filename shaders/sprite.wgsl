@@ -47,6 +47,18 @@ const FLAG_GHOST: u32 = 4u;
 // drawn this opaque.
 const GHOST_TINT: vec3<f32> = vec3<f32>(0.5149, 0.8714, 1.0);
 const GHOST_ALPHA: f32 = 0.45;
+// A race's other runner (flags bit 3): its texels go 55 % of the way to its player's colour,
+// bits 4-5 (0: player 1 … 3: player 4), drawn 85 % opaque (with blending).
+const FLAG_RIVAL: u32 = 8u;
+const RIVAL_ALPHA: f32 = 0.85;
+// Linear RGB of sRGB (255, 120, 60) orange, (90, 220, 90) green, (120, 140, 255) blue,
+// (255, 220, 60) yellow; src/present/instances.rs RIVAL_SRGB is the same table in sRGB.
+const RIVAL_TINTS: array<vec3<f32>, 4> = array<vec3<f32>, 4>(
+    vec3<f32>(1.0, 0.1878, 0.0452),
+    vec3<f32>(0.1022, 0.7157, 0.1022),
+    vec3<f32>(0.1878, 0.2623, 1.0),
+    vec3<f32>(1.0, 0.7157, 0.0452),
+);
 
 @vertex
 fn vs_main(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
@@ -97,6 +109,10 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     if (in.flags & FLAG_GHOST) != 0u {
         return vec4<f32>(mix(texel.rgb, GHOST_TINT, 0.5), GHOST_ALPHA);
+    }
+    if (in.flags & FLAG_RIVAL) != 0u {
+        let tint = RIVAL_TINTS[(in.flags >> 4u) & 3u];
+        return vec4<f32>(mix(texel.rgb, tint, 0.55), RIVAL_ALPHA);
     }
     return texel;
 }

@@ -74,6 +74,9 @@ impl App {
             broken: self.reload.banner(),
         };
         frame_ui::build(out, size, &frame);
+        if self.race.is_some() && self.session.mode == Mode::Playing {
+            super::race::label_rivals(out, size, &self.game.view());
+        }
     }
 
     /// Run one frame (see the module docs).
@@ -94,7 +97,7 @@ impl App {
         if playing {
             let now = self.now_ns();
             let stats = match &mut self.race {
-                Some(r) => r.frame(&mut self.game),
+                Some(r) => r.frame(&mut self.game, self.show_overlay),
                 None => self.game.frame(now),
             };
             #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

@@ -13,7 +13,12 @@
 use crate::game_loop::{FrameStats, Loop};
 use crate::input::InputEvent;
 use crate::net::transport::Transport;
+use crate::present::instances::RIVAL_SRGB;
+use crate::present::letterbox::letterbox;
+use crate::present::text::{Align, TextItem};
+use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::race::{NetSpec, Players, Polled, Progress, RaceEnd, RacePeer, Refused};
+use crate::ui::Layer;
 use web_time::Instant;
 
 /// How a window or page joins a race (`?net=…&players=N`, `--net … --players N`).
@@ -36,6 +41,7 @@ trait Link {
     fn clock_ns(&self, now: Instant) -> u64;
     fn notices(&mut self) -> Vec<String>;
     fn last_frame(&self) -> FrameStats;
+    fn panel(&mut self) -> Option<String>;
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn end(&mut self, lp: &Loop) -> RaceEnd;
 }
@@ -55,6 +61,9 @@ impl<T: Transport> Link for RacePeer<T> {
     }
     fn last_frame(&self) -> FrameStats {
         RacePeer::last_frame(self)
+    }
+    fn panel(&mut self) -> Option<String> {
+        RacePeer::panel(self)
     }
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn end(&mut self, lp: &Loop) -> RaceEnd {
@@ -159,7 +168,9 @@ impl LiveRace {
     }
 
     /// One frame: the peer polled (which runs the loop's frame once racing); what it came to.
-    pub(super) fn frame(&mut self, game: &mut Loop) -> FrameStats {
+    /// `panel`: the status gets the network panel's line under it (F3 on; NET.md "What a
+    /// player sees").
+    pub(super) fn frame(&mut self, game: &mut Loop, panel: bool) -> FrameStats {
         if matches!(self.standing, Standing::Over(_) | Standing::Failed(_)) {
             return FrameStats::default();
         }
@@ -183,6 +194,13 @@ impl LiveRace {
             self.following = true;
         }
         self.status = self.status_line(game);
+        if let Some(line) = panel.then(|| self.link.panel()).flatten() {
+            let status = self.status.get_or_insert_with(String::new);
+            if !status.is_empty() {
+                status.push('\n');
+            }
+            status.push_str(&line);
+        }
         stats
     }
 
@@ -215,6 +233,35 @@ impl LiveRace {
         }
     }
 }
+
+/// Each rival's player number over its head, in its colour ([`RIVAL_SRGB`]), for a `size`
+/// (window pixels) target: where the renderer puts the view ([`letterbox`]), from the view's
+/// camera and shake.
+pub(super) fn label_rivals(out: &mut Layer, size: (u32, u32), view: &FrameView<'_>) {
+    let lb = letterbox(size.0, size.1);
+    let origin = view.camera + view.shake - VIEW_SIZE / 2.0;
+    let scale = f64::from(lb.scale);
+    for r in view.rivals {
+        // Centred over the hitbox, its baseline 4 level pixels over the sprite's top (the
+        // sprite is 24 high, bottom-aligned on the 22-high hitbox).
+        let x = f64::from(lb.x) + (r.draw.pos.x + r.draw.hitbox.x / 2.0 - origin.x) * scale;
+        let y = f64::from(lb.y) + (r.draw.pos.y - LABEL_ABOVE - origin.y) * scale;
+        let [cr, cg, cb] = RIVAL_SRGB[usize::from(r.player.saturating_sub(1) & 3)];
+        let item = TextItem::new(
+            format!("P{}", r.player),
+            x as f32,
+            y as f32,
+            (LABEL_SIZE * scale) as f32,
+            [cr, cg, cb, 255],
+        );
+        out.text.push(item.aligned(Align::Center));
+    }
+}
+
+/// A rival's label: its top this far over the hitbox's top, level pixels.
+const LABEL_ABOVE: f64 = 13.0;
+/// A rival's label's size, level pixels (8: the HUD's text at scale 2 is 16 window pixels).
+const LABEL_SIZE: f64 = 8.0;
 
 /// The results in one line, by finish tick (a tie is a tie): `1. P2 9.70 s · 2. P1 10.00 s ·
 /// P3 left`.

@@ -87,6 +87,8 @@ pub struct RaceDriver<A: Clone + PartialEq + Eq + Hash + Debug + 'static> {
     left: u8,
     left_at: Vec<(usize, u64)>,
     stats: RaceStats,
+    /// The depth of the last rollback, ticks (the network panel).
+    last_rollback: u64,
     desync: Option<Desync>,
 }
 
@@ -105,6 +107,7 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
             left: 0,
             left_at: Vec::new(),
             stats: RaceStats::default(),
+            last_rollback: 0,
             desync: None,
         }
     }
@@ -139,6 +142,11 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
     pub fn inputs_at(&self, tick: u64) -> Option<&[NetInput]> {
         let i = usize::try_from(tick.checked_sub(1)?).ok()?;
         self.inputs.get(i).map(|a| &a[..self.players])
+    }
+
+    /// The depth of the last rollback, ticks (0 before any).
+    pub fn last_rollback(&self) -> u64 {
+        self.last_rollback
     }
 
     /// The rollback figures so far.
@@ -220,8 +228,8 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> TickDriver for RaceDriv
                         sim.load(&world);
                     }
                     self.stats.rollbacks += 1;
-                    self.stats.max_rollback =
-                        self.stats.max_rollback.max(u64::try_from(frame - to).unwrap_or(0));
+                    self.last_rollback = u64::try_from(frame - to).unwrap_or(0);
+                    self.stats.max_rollback = self.stats.max_rollback.max(self.last_rollback);
                     at = to;
                 }
                 GgrsRequest::AdvanceFrame { inputs: given } => {

@@ -42,6 +42,19 @@ pub const FLAG_SOLID: u32 = 2;
 /// to a pale cyan and drawn 45 % opaque (`shaders/sprite.wgsl`; the renderer draws this one
 /// instance with blending). No instance without it is drawn any differently.
 pub const FLAG_GHOST: u32 = 4;
+/// Instance flag: a race's other runner ([`FrameView::rivals`]): tinted 55 % of the way to its
+/// player's colour ([`RIVAL_SRGB`], index in bits 4-5: [`rival_flags`]) and drawn 85 %
+/// opaque, with blending, behind the player.
+pub const FLAG_RIVAL: u32 = 8;
+
+/// The runners' colours, sRGB, player 1 to 4: orange, green, blue, yellow (`shaders/sprite.wgsl`
+/// has them in linear RGB; the labels over the runners use these).
+pub const RIVAL_SRGB: [[u8; 3]; 4] = [[255, 120, 60], [90, 220, 90], [120, 140, 255], [255, 220, 60]];
+
+/// The flags of player `player`'s (1-based) runner drawn as a rival.
+pub fn rival_flags(player: u8) -> u32 {
+    FLAG_RIVAL | (u32::from(player.saturating_sub(1) & 3) << 4)
+}
 
 /// One sprite as the GPU reads it (vertex buffer slot 0, stepped per instance). Mirrors
 /// `Instance` in `shaders/sprite.wgsl`.
@@ -55,7 +68,8 @@ pub struct SpriteInstance {
     /// Inner atlas cell `[u0, v0, u1, v1]`, normalised 0..1 (padding excluded); for
     /// [`FLAG_SOLID`] the linear RGBA fill colour.
     pub uv_rect: [f32; 4],
-    /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`], bit 2 [`FLAG_GHOST`].
+    /// Bit 0 [`FLAG_FLIP_X`], bit 1 [`FLAG_SOLID`], bit 2 [`FLAG_GHOST`], bit 3 [`FLAG_RIVAL`]
+    /// with its colour in bits 4-5.
     pub flags: u32,
     /// Rotation about the quad's centre, radians, clockwise on screen (y grows downward); 0
     /// for everything but the spinning goal ([`FrameView::goal_angle`]). A rotated quad's
@@ -170,7 +184,7 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) -> B
     if let Some(g) = &view.ghost {
         out.push(player_sprite(g, FLAG_GHOST, DVec2::ONE));
     }
-    out.extend(view.rivals.iter().map(|r| player_sprite(&r.draw, FLAG_GHOST, DVec2::ONE)));
+    out.extend(view.rivals.iter().map(|r| player_sprite(&r.draw, rival_flags(r.player), DVec2::ONE)));
     super::effect_sprites::push_particles(view, out);
     let player_start = mark(out);
     out.push(player_sprite(&view.player, 0, view.player_scale));

@@ -229,6 +229,28 @@ impl<T: Transport> RacePeer<T> {
         self.last_frame
     }
 
+    /// The network panel's line (NET.md: F3): the largest round trip to a peer, the input
+    /// delay, the last and the largest rollback, the stalled frames; `None` before the
+    /// session exists.
+    pub fn panel(&mut self) -> Option<String> {
+        let players = self.players;
+        let me = self.me()?;
+        let driver = self.driver.as_mut()?;
+        let ping = (0..players)
+            .filter(|&k| k != me)
+            .filter_map(|k| driver.session().network_stats(k).ok())
+            .map(|n| n.ping)
+            .max()
+            .unwrap_or(0);
+        let s = driver.stats();
+        Some(format!(
+            "net: ping {ping} ms · input delay {INPUT_DELAY} · rollback {} (largest {}) · stalls {}",
+            driver.last_rollback(),
+            s.max_rollback,
+            s.stalled_frames
+        ))
+    }
+
     /// The ns since the race started, on the race's clock (0 before it).
     pub fn race_clock_ns(&self, now: Instant) -> u64 {
         self.race_start.map_or(0, |s| now.saturating_duration_since(s).as_nanos() as u64)

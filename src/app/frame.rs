@@ -157,7 +157,9 @@ impl App {
                     backdrop.view(self.opts.reduced_motion)
                 } else {
                     let mut v = self.game.view();
-                    v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                    if self.race.is_none() {
+                        v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                    }
                     v
                 };
                 if !self.stress.is_empty() {

@@ -201,6 +201,15 @@ impl App {
             }
             return true;
         }
+        // The race page's code row takes typed letters, digits and dashes, and Backspace.
+        let typed =
+            event.text.as_deref().filter(|t| t.chars().any(|c| c.is_ascii_alphanumeric() || c == '-'));
+        if (code == KeyCode::Backspace && self.menus.menu.erase())
+            || typed.is_some_and(|t| self.menus.menu.type_text(t))
+        {
+            self.request_redraw();
+            return true;
+        }
         let enter = matches!(code, KeyCode::Enter | KeyCode::NumpadEnter);
         if matches!(code, KeyCode::F3 | KeyCode::F11) || (enter && self.alt_held) {
             if !event.repeat {
@@ -291,6 +300,8 @@ impl App {
             Some(MenuAction::Quit) => event_loop.exit(),
             Some(MenuAction::GameSpeed { up }) => self.choose_game_speed(up),
             Some(MenuAction::Settings(s)) => self.apply_settings(*s),
+            Some(MenuAction::HostRace { level, players }) => self.host_race(level, players),
+            Some(MenuAction::JoinRace { code }) => self.join_race(&code),
         }
     }
 

@@ -285,6 +285,10 @@ impl App {
             Command::ToggleFullscreen => self.toggle_fullscreen(),
             Command::PlayAgain => self.play_again(),
             Command::Quit => event_loop.exit(),
+            // In a race Esc leaves it (a race never pauses): back to the title after a race
+            // from the menu, out of the game after one from the command line.
+            Command::Pause if self.race.is_some() && self.opts.race.is_some() => event_loop.exit(),
+            Command::Pause if self.race.is_some() => self.leave_race(),
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::GameSpeed { up } => self.step_game_speed(up),

@@ -17,6 +17,7 @@ use crate::present::instances::RIVAL_SRGB;
 use crate::present::letterbox::letterbox;
 use crate::present::text::{Align, TextItem};
 use crate::present::view::{FrameView, VIEW_SIZE};
+use crate::race::code::RoomCode;
 use crate::race::{NetSpec, Players, Polled, Progress, RaceEnd, RacePeer, Refused};
 use crate::ui::Layer;
 use web_time::Instant;
@@ -93,6 +94,8 @@ pub(super) struct LiveRace {
     pub(super) notices: Vec<String>,
     /// The status line ([`LiveRace::status`]) as of the last frame.
     status: Option<String>,
+    /// The room's name (a room code when the race came from the menu), for the status line.
+    room: Option<String>,
     /// Leave the app once the race is over (`exit_after` given).
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     exit_when_over: bool,
@@ -112,6 +115,7 @@ impl LiveRace {
         level_line: crate::lab::script::LevelSource,
     ) -> Result<LiveRace, String> {
         game.set_players(start.players.count());
+        game.quiet_look();
         let end_tick = start.exit_after.map(|s| (s * f64::from(game.config().tick_hz)).round() as u64);
         let n = start.players.count();
         let link: Box<dyn Link> = match (&start.net, &start.players) {
@@ -133,6 +137,10 @@ impl LiveRace {
             standing: Standing::Waiting(Progress::Gathering(1)),
             notices: Vec::new(),
             status: Some("Joining the race…".into()),
+            room: match &start.net {
+                NetSpec::Room { room, .. } => Some(room.clone()),
+                NetSpec::Udp { .. } => None,
+            },
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
             exit_when_over: start.exit_after.is_some(),
             following: false,
@@ -213,7 +221,12 @@ impl LiveRace {
     /// racing.
     fn status_line(&self, game: &Loop) -> Option<String> {
         match &self.standing {
-            Standing::Waiting(Progress::Gathering(k)) => Some(format!("Waiting for players: {k} here")),
+            Standing::Waiting(Progress::Gathering(k)) => Some(match &self.room {
+                Some(room) => {
+                    format!("Room {room}: waiting for players, {k} of {} here · Esc: leave", game.players())
+                }
+                None => format!("Waiting for players: {k} of {} here", game.players()),
+            }),
             Standing::Waiting(Progress::Countdown(ms)) => {
                 Some(format!("Race starts in {}", ms.div_ceil(1000)))
             }
@@ -231,6 +244,76 @@ impl LiveRace {
             }
             Standing::Failed(line) => Some(format!("Race stopped: {line}")),
         }
+    }
+}
+
+impl super::App {
+    /// The menu's "Host a race": a new room code for level `level` (an index into the level
+    /// list) and `players`, then the race in its room.
+    pub(super) fn host_race(&mut self, level: usize, players: usize) {
+        let seed = web_time::SystemTime::now()
+            .duration_since(web_time::SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let code = RoomCode::new(u8::try_from(level + 1).unwrap_or(u8::MAX), players as u8, seed);
+        self.start_race(code);
+    }
+
+    /// The menu's "Join": the race of the typed `code`, or a message saying what is wrong.
+    pub(super) fn join_race(&mut self, code: &str) {
+        match code.parse::<RoomCode>() {
+            Ok(c) => self.start_race(c),
+            Err(e) => self.menus.menu.say(e),
+        }
+    }
+
+    /// Load the code's level, join its room on the settings' server, play.
+    fn start_race(&mut self, code: RoomCode) {
+        let Some((path, ..)) = self.menus.levels.get(usize::from(code.level) - 1).cloned() else {
+            self.menus.menu.say(format!("Room {code}: there is no level {} here", code.level));
+            return;
+        };
+        let level = match crate::level::tiled_map::load_tmx(&path) {
+            Ok(l) => l,
+            Err(e) => {
+                self.menus.menu.say(e.to_string());
+                return;
+            }
+        };
+        let server = self.opts.save.settings().net.server.trim_end_matches('/').to_string();
+        let net = match format!("{server}/{code}").parse::<NetSpec>() {
+            Ok(n) => n,
+            Err(e) => {
+                self.menus.menu.say(format!("settings.toml [net] server: {e}"));
+                return;
+            }
+        };
+        let start = RaceStart {
+            net,
+            players: Players::Room(usize::from(code.players)),
+            ice: Vec::new(),
+            exit_after: None,
+        };
+        self.session.choose(path.clone());
+        self.enter_level(level);
+        let line = crate::lab::script::LevelSource::File(path.display().to_string(), 0, None);
+        match LiveRace::join(&start, &mut self.game, line) {
+            Ok(r) => {
+                self.race = Some(r);
+                self.resume();
+            }
+            Err(e) => self.menus.menu.say(e),
+        }
+    }
+
+    /// Leave the race (Esc): the runner stops answering, the others drop it after 3 s; the
+    /// loop back to one player, the title.
+    pub(super) fn leave_race(&mut self) {
+        self.race = None;
+        self.game.set_followed(0);
+        self.game.set_players(1);
+        self.session.mode = super::Mode::Title;
+        self.open_menu(super::Mode::Title);
+        self.request_redraw();
     }
 }
 

@@ -68,6 +68,14 @@ impl Loop {
         self.history.restart(&self.world);
     }
 
+    /// Nothing of the cosmetic layer running (no level-start fade): a window's race draws its
+    /// level still through the wait and the countdown, which run no tick, so a fade that
+    /// advances by ticks would hold the screen black until the start.
+    pub fn quiet_look(&mut self) {
+        self.cosmetic = crate::cosmetic::Cosmetic::quiet(&self.world);
+        self.draw_look(0.0);
+    }
+
     /// Runners in the world (1..=[`MAX_PLAYERS`]).
     pub fn players(&self) -> usize {
         self.world.players()

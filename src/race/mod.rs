@@ -15,6 +15,7 @@
 //! peers that never answer, 3 for a desync (one line; the confirmed inputs beside `--record`'s
 //! file as `FILE.desync.lab`).
 
+pub mod code;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod headless;
 mod options;

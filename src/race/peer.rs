@@ -117,6 +117,14 @@ impl RaceSummary {
     }
 }
 
+/// Every runner has finished or left.
+fn all_done(world: &crate::sim::World) -> bool {
+    (0..world.players()).all(|k| {
+        let r = world.runner_view(k);
+        r.level_complete || r.left
+    })
+}
+
 /// How a race ended: the summary and the race's confirmed inputs as a lab script.
 #[derive(Clone, Debug)]
 pub struct RaceEnd {
@@ -434,6 +442,10 @@ impl<T: Transport> RacePeer<T> {
                 code: 3,
                 record: Some(race_record(&self.level, lp, driver, d.tick)),
             });
+        }
+        // With no end tick, the race ends once every runner has finished or left.
+        if self.end_tick.is_none() && all_done(lp.world()) {
+            self.end_tick = Some(lp.world().tick);
         }
         if let Some(target) = self.end_tick
             && lp.world().tick >= target

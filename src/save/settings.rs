@@ -36,6 +36,26 @@ pub struct Settings {
     pub display: Display,
     /// `[keys.keyboard]` and `[keys.pad]`.
     pub keys: Keys,
+    /// `[net]`: the online race's signalling server. Missing in a file written before it:
+    /// the defaults, no warning.
+    #[serde(default)]
+    pub net: Net,
+}
+
+/// The online race's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Net {
+    /// The signalling server the title menu's "Race online" meets in (`ledge serve`'s
+    /// address, `ws://HOST:PORT` or `wss://…`, no room: the room is the race's code). Default
+    /// `ws://127.0.0.1:3536`, `ledge serve`'s own default; a bad one is refused with one line
+    /// when a race starts.
+    pub server: String,
+}
+
+impl Default for Net {
+    fn default() -> Self {
+        Net { server: "ws://127.0.0.1:3536".into() }
+    }
 }
 
 /// Volumes, each a linear gain in 0..=1 (stored now; the audio that uses them comes later).
@@ -235,6 +255,7 @@ impl Default for Settings {
                 game_speed: GameSpeed::FULL,
             },
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
+            net: Net::default(),
         }
     }
 }

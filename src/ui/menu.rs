@@ -16,6 +16,7 @@
 //! bound through the menu replaces the action's keys on that device. Swapping was the other
 //! choice; refusing never changes an action the player did not select.
 
+use super::race_menu::{CODE_ROW, RACE_ROWS, RaceForm, RaceInput};
 use super::settings_menu::adjust;
 pub use super::settings_menu::{
     Device, FPS_CAPS, SHAKE_LEVELS, SettingRow, changeable, key_label, rebind, setting_rows,
@@ -70,6 +71,19 @@ pub enum MenuAction {
     },
     /// Save these settings (atomically) and apply them at once.
     Settings(Box<Settings>),
+    /// Host a race of `players` on level `level` (an index into the level list): the app makes
+    /// the room code and joins its room.
+    HostRace {
+        /// The level, an index into the level list.
+        level: usize,
+        /// 2 to 4.
+        players: usize,
+    },
+    /// Join the race of room code `code` (as typed: the app checks it).
+    JoinRace {
+        /// The code.
+        code: String,
+    },
 }
 
 /// A page of the menus.
@@ -85,6 +99,8 @@ pub enum Page {
     Settings,
     /// The results table; play again, back to title, quit.
     End,
+    /// "Race online": host (level, players) or join (a room code) ([`super::race_menu`]).
+    Race,
 }
 
 /// The pause menu's items, in order.
@@ -152,12 +168,14 @@ pub struct Menu {
     capture: Option<Capture>,
     /// The last message (a refused key, a rebinding done); cleared by the next input.
     message: Option<String>,
+    /// The race page's choices and typed code.
+    race: RaceForm,
 }
 
 impl Menu {
     /// The menus with `root` open (cursor on its first item; on the end screen, "Play again").
     pub fn new(root: Page) -> Self {
-        Self { stack: vec![(root, 0)], capture: None, message: None }
+        Self { stack: vec![(root, 0)], capture: None, message: None, race: RaceForm::default() }
     }
 
     /// The page on top.
@@ -178,6 +196,31 @@ impl Menu {
     /// The key being rebound, if any.
     pub fn capture(&self) -> Option<Capture> {
         self.capture
+    }
+
+    /// The race page's choices and typed code.
+    pub fn race_form(&self) -> &RaceForm {
+        &self.race
+    }
+
+    /// Typed `text` (a key's characters) while the race page's code row is selected: kept
+    /// in the code; false anywhere else (the key is the menus' as usual).
+    pub fn type_text(&mut self, text: &str) -> bool {
+        let on_code = self.page() == Page::Race && self.cursor() == CODE_ROW;
+        if on_code {
+            self.message = None;
+            self.race.type_text(text);
+        }
+        on_code
+    }
+
+    /// Backspace: the code row loses its last character; false anywhere else.
+    pub fn erase(&mut self) -> bool {
+        let on_code = self.page() == Page::Race && self.cursor() == CODE_ROW;
+        if on_code {
+            self.race.erase();
+        }
+        on_code
     }
 
     /// The message to show, if any.
@@ -208,7 +251,8 @@ impl Menu {
     fn items(page: Page, ctx: &Context<'_>) -> usize {
         match page {
             Page::Title => 0,
-            Page::LevelSelect => ctx.levels.len() + 2,
+            Page::LevelSelect => ctx.levels.len() + 3,
+            Page::Race => RACE_ROWS.len(),
             Page::Pause => PAUSE_ITEMS.len(),
             Page::Settings => setting_rows().len(),
             Page::End => END_ITEMS.len(),
@@ -246,7 +290,7 @@ impl Menu {
         match self.page() {
             Page::Pause => Some(MenuAction::Resume),
             Page::Title | Page::End => Some(MenuAction::Quit),
-            Page::LevelSelect | Page::Settings => None,
+            Page::LevelSelect | Page::Settings | Page::Race => None,
         }
     }
 
@@ -271,6 +315,17 @@ impl Menu {
             (Page::Pause, Input::Start) if root => return Some(MenuAction::Resume),
             (Page::Pause | Page::End, Input::Quit) if root => return Some(MenuAction::Quit),
             (Page::End, Input::Start) => return Some(MenuAction::PlayAgain),
+            (Page::Race, Input::Left | Input::Right | Input::Confirm | Input::Start) => {
+                return match self.race.input(self.cursor(), input, ctx) {
+                    RaceInput::Done => None,
+                    RaceInput::Act(a) => Some(a),
+                    RaceInput::Say(m) => {
+                        self.message = Some(m);
+                        None
+                    }
+                    RaceInput::Back => self.back(),
+                };
+            }
             (Page::Settings, Input::Left | Input::Right)
                 if setting_rows()[self.cursor()] == SettingRow::GameSpeed =>
             {
@@ -306,7 +361,12 @@ impl Menu {
             Page::LevelSelect => match c.checked_sub(ctx.levels.len()) {
                 None if ctx.levels[c].open => return Some(MenuAction::Play(c)),
                 None => self.message = Some("Locked: finish the level before it first".to_owned()),
-                Some(0) => self.push(Page::Settings, ctx),
+                Some(0) => {
+                    // Host the level the cursor was last on.
+                    self.race.level = ctx.levels.iter().rposition(|l| l.open).unwrap_or(0);
+                    self.push(Page::Race, ctx);
+                }
+                Some(1) => self.push(Page::Settings, ctx),
                 Some(_) => return Some(MenuAction::Quit),
             },
             Page::Pause => {
@@ -326,6 +386,8 @@ impl Menu {
                     [MenuAction::PlayAgain, MenuAction::ToTitle, MenuAction::Quit][c.min(2)].clone(),
                 );
             }
+            // Its rows take Confirm in `input`.
+            Page::Race => {}
             Page::Settings => match setting_rows()[c] {
                 SettingRow::Key(device, action) => {
                     self.capture = Some(Capture { device, action });
@@ -379,193 +441,5 @@ impl Menu {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn levels(open: &[bool]) -> Vec<LevelEntry> {
-        open.iter()
-            .enumerate()
-            .map(|(i, &open)| LevelEntry {
-                name: format!("L{i}"),
-                id: format!("level{}", i + 1),
-                record: None,
-                open,
-            })
-            .collect()
-    }
-
-    fn ctx<'a>(s: &'a Settings, l: &'a [LevelEntry]) -> Context<'a> {
-        Context { settings: s, levels: l, speed_percent: 100 }
-    }
-
-    #[test]
-    fn levels_open_in_order() {
-        let ids: Vec<(String, String)> = (1..=3).map(|i| (format!("level{i}"), format!("L{i}"))).collect();
-        let mut p = Progress::default();
-        let open = |p: &Progress| level_entries(&ids, p).iter().map(|e| e.open).collect::<Vec<_>>();
-        assert_eq!(open(&p), [true, false, false], "a new player: only the first");
-        p.unlocked.push("level3".into());
-        assert_eq!(open(&p), [true, false, false], "level 3 without level 2 stays shut");
-        p.finish("level1", 900, 0, Some("level2"));
-        assert_eq!(open(&p), [true, true, true]);
-        let e = &level_entries(&ids, &p)[0];
-        assert_eq!(e.record, Some(LevelRecord { best_ticks: 900, fewest_deaths: 0, deathless: true }));
-    }
-
-    #[test]
-    fn title_level_select_and_locked_levels() {
-        let s = Settings::default();
-        let l = levels(&[true, true, false]);
-        let c = ctx(&s, &l);
-        let mut m = Menu::new(Page::Title);
-        assert_eq!(m.input(Input::Down, &c), None);
-        assert_eq!(m.page(), Page::LevelSelect, "any key, an arrow too");
-        m.input(Input::Back, &c);
-        assert_eq!(m.input(Input::Other, &c), None);
-        assert_eq!(m.page(), Page::LevelSelect);
-        assert_eq!(m.cursor(), 1, "the cursor starts on the last open level");
-        m.input(Input::Down, &c);
-        assert_eq!(m.cursor(), 3, "the locked level is skipped: Settings");
-        m.input(Input::Up, &c);
-        m.input(Input::Up, &c);
-        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Play(0)));
-        m.input(Input::Up, &c);
-        assert_eq!(m.cursor(), 4, "wraps to Quit");
-        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Quit));
-        assert_eq!(m.input(Input::Back, &c), None);
-        assert_eq!(m.page(), Page::Title);
-        assert_eq!(m.input(Input::Back, &c), Some(MenuAction::Quit), "Esc on the title quits");
-    }
-
-    #[test]
-    fn pause_and_end_roots_keep_their_keys() {
-        let s = Settings::default();
-        let c = ctx(&s, &[]);
-        let mut m = Menu::new(Page::Pause);
-        assert_eq!(m.input(Input::Back, &c), Some(MenuAction::Resume), "Esc resumes");
-        assert_eq!(m.input(Input::Start, &c), Some(MenuAction::Resume));
-        assert_eq!(m.input(Input::Quit, &c), Some(MenuAction::Quit), "Q quits");
-        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Resume));
-        m.input(Input::Down, &c);
-        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::Restart));
-        m.input(Input::Down, &c);
-        assert_eq!(m.input(Input::Confirm, &c), None);
-        assert_eq!(m.page(), Page::Settings);
-        assert_eq!(m.input(Input::Quit, &c), None, "Q is no quit inside settings");
-        assert_eq!(m.input(Input::Back, &c), None);
-        assert_eq!((m.page(), m.cursor()), (Page::Pause, 2), "back where it was");
-        m.input(Input::Down, &c);
-        assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
-
-        let mut e = Menu::new(Page::End);
-        assert_eq!(e.input(Input::Confirm, &c), Some(MenuAction::PlayAgain), "Enter plays again");
-        assert_eq!(e.input(Input::Back, &c), Some(MenuAction::Quit), "Esc quits");
-        assert_eq!(e.input(Input::Quit, &c), Some(MenuAction::Quit));
-        e.input(Input::Down, &c);
-        assert_eq!(e.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
-        assert_eq!(e.input(Input::Start, &c), Some(MenuAction::PlayAgain), "Start plays again");
-    }
-
-    fn open_settings(c: &Context<'_>) -> Menu {
-        let mut m = Menu::new(Page::Pause);
-        m.input(Input::Down, c);
-        m.input(Input::Down, c);
-        m.input(Input::Confirm, c);
-        assert_eq!(m.page(), Page::Settings);
-        m
-    }
-
-    fn goto(m: &mut Menu, row: SettingRow, c: &Context<'_>) {
-        while setting_rows()[m.cursor()] != row {
-            m.input(Input::Down, c);
-        }
-    }
-
-    #[test]
-    fn settings_values_step() {
-        let mut s = Settings::default();
-        let mut m = open_settings(&ctx(&s, &[]));
-        let apply = |m: &mut Menu, s: &mut Settings, i: Input| {
-            if let Some(MenuAction::Settings(n)) = m.input(i, &ctx(s, &[])) {
-                *s = *n;
-            }
-        };
-        apply(&mut m, &mut s, Input::Right);
-        assert_eq!(s.volume.master, 1.0, "100 % is the top");
-        apply(&mut m, &mut s, Input::Left);
-        apply(&mut m, &mut s, Input::Left);
-        assert_eq!(s.volume.master, 0.8);
-        goto(&mut m, SettingRow::ScreenShake, &ctx(&s, &[]));
-        apply(&mut m, &mut s, Input::Left);
-        assert_eq!(s.display.screen_shake, crate::cosmetic::ShakeLevel::Half);
-        apply(&mut m, &mut s, Input::Confirm);
-        assert_eq!(s.display.screen_shake, crate::cosmetic::ShakeLevel::Full, "Enter steps on");
-        s.display.reduced_motion = true;
-        assert_eq!(m.input(Input::Right, &ctx(&s, &[])), None, "locked by reduced motion");
-        assert_eq!(m.message(), Some("Screen shake stays off while reduced motion is on"));
-        s.display.reduced_motion = false;
-        m.input(Input::Down, &ctx(&s, &[]));
-        apply(&mut m, &mut s, Input::Right);
-        m.input(Input::Down, &ctx(&s, &[]));
-        apply(&mut m, &mut s, Input::Confirm);
-        assert!(!s.display.flashes && !s.display.visual_effects);
-        assert_eq!(s.cosmetic().shake, crate::cosmetic::ShakeLevel::Full);
-        goto(&mut m, SettingRow::Vsync, &ctx(&s, &[]));
-        apply(&mut m, &mut s, Input::Confirm);
-        assert!(!s.display.vsync);
-        goto(&mut m, SettingRow::FpsCap, &ctx(&s, &[]));
-        apply(&mut m, &mut s, Input::Right);
-        assert_eq!(s.display.fps_cap, 30.0);
-        apply(&mut m, &mut s, Input::Left);
-        apply(&mut m, &mut s, Input::Left);
-        assert_eq!(s.display.fps_cap, 240.0, "wraps from off to the top");
-        m.input(Input::Down, &ctx(&s, &[]));
-        assert_eq!(m.input(Input::Left, &ctx(&s, &[])), Some(MenuAction::GameSpeed { up: false }));
-        assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None, "Left / Right only");
-        assert_eq!(s.validate(), Ok(()));
-    }
-
-    #[test]
-    fn rebinding_takes_a_key_and_refuses_a_conflict() {
-        let mut s = Settings::default();
-        let mut m = open_settings(&ctx(&s, &[]));
-        goto(&mut m, SettingRow::Key(Device::Keyboard, Action::Jump), &ctx(&s, &[]));
-        assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None);
-        assert_eq!(m.capture(), Some(Capture { device: Device::Keyboard, action: Action::Jump }));
-        // Esc, F3 and pad buttons are not taken.
-        assert_eq!(m.capture_key(Device::Keyboard, None, "F3", &ctx(&s, &[])), None);
-        assert_eq!(m.message(), Some("F3 cannot be bound"));
-        assert_eq!(m.capture_key(Device::Pad, Some("North"), "North", &ctx(&s, &[])), None);
-        // A key of another action: refused, the other action keeps it.
-        assert_eq!(m.capture_key(Device::Keyboard, Some("KeyA"), "A", &ctx(&s, &[])), None);
-        assert_eq!(m.message(), Some("A already holds left: rebind left first"));
-        assert!(m.capture().is_some(), "still waiting");
-        let Some(MenuAction::Settings(n)) = m.capture_key(Device::Keyboard, Some("KeyJ"), "J", &ctx(&s, &[]))
-        else {
-            panic!("J is free");
-        };
-        s = *n;
-        assert_eq!(s.keys.keyboard.jump, ["KeyJ"]);
-        assert_eq!(s.keys.keyboard.left, ["ArrowLeft", "KeyA"], "nothing else changed");
-        assert_eq!(m.message(), Some("jump is now J"));
-        assert_eq!(m.capture(), None);
-        // Its own key again is no conflict; Esc cancels a capture and stays on the page.
-        m.input(Input::Confirm, &ctx(&s, &[]));
-        assert!(m.capture_key(Device::Keyboard, Some("KeyJ"), "J", &ctx(&s, &[])).is_some());
-        m.input(Input::Confirm, &ctx(&s, &[]));
-        assert_eq!(m.input(Input::Back, &ctx(&s, &[])), None);
-        assert_eq!((m.page(), m.capture()), (Page::Settings, None));
-        // The pad likewise; reset brings the defaults back.
-        goto(&mut m, SettingRow::Key(Device::Pad, Action::Jump), &ctx(&s, &[]));
-        m.input(Input::Confirm, &ctx(&s, &[]));
-        assert!(m.capture_key(Device::Pad, Some("DPadLeft"), "DPadLeft", &ctx(&s, &[])).is_none());
-        let Some(MenuAction::Settings(n)) = m.capture_key(Device::Pad, Some("North"), "North", &ctx(&s, &[]))
-        else {
-            panic!("North is free");
-        };
-        assert_eq!(n.keys.pad.jump, ["North"]);
-        goto(&mut m, SettingRow::ResetKeys, &ctx(&n, &[]));
-        let Some(MenuAction::Settings(r)) = m.input(Input::Confirm, &ctx(&n, &[])) else { panic!("reset") };
-        assert_eq!(r.keys, Settings::default().keys);
-    }
-}
+#[path = "menu_tests.rs"]
+mod tests;

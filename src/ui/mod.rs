@@ -21,6 +21,7 @@ pub mod hud;
 pub mod layout;
 pub mod menu;
 pub mod pages;
+pub mod race_menu;
 pub mod reload;
 pub mod screens;
 pub mod settings_menu;

@@ -13,6 +13,7 @@ use super::menu::{
     Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, changeable,
     key_label, setting_rows,
 };
+use super::race_menu::RACE_ROWS;
 use super::screens::{LevelResult, end_screen};
 use super::style::{MENU_ALPHA, PANEL_ALPHA, PAUSE_DIM_ALPHA, colors};
 use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
@@ -173,6 +174,7 @@ pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor
         .enumerate()
         .map(|(i, l)| Row { text: level_row(i, l, tick_hz), enabled: l.open })
         .collect();
+    rows.push(row("Race online"));
     rows.push(row("Settings"));
     rows.push(row("Quit"));
     let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
@@ -186,6 +188,22 @@ pub fn level_select(out: &mut Layer, scr: &Screen, levels: &[LevelEntry], cursor
         colors::DIM,
     );
     hint(out, scr, "Up / Down: choose  ·  Enter / A: play  ·  Esc / B: back");
+}
+
+/// "Race online" ([`super::race_menu`]): the level and players to host, "Host a race", the
+/// code to join, "Join", "Back"; the server under them.
+pub fn race(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>) {
+    out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA * 0.6));
+    let title = scr.title_px();
+    let top = scr.view.y as f32 + scr.view.h as f32 * 0.12;
+    let cx = centre_x(scr);
+    centred(out, cx, "Race online", top, title, colors::TITLE);
+    let form = menu.race_form();
+    let mut rows: Vec<Row> = (0..RACE_ROWS.len()).map(|r| row(form.row_text(r, ctx))).collect();
+    // The server, under the rows, not selectable: settings.toml's `[net] server`.
+    rows.push(Row { text: format!("Server     {}", ctx.settings.net.server), enabled: false });
+    list(out, scr, &rows, Some(menu.cursor()), top + title * 1.8, cx);
+    hint(out, scr, "Left / Right: change  ·  type the code  ·  Enter: host or join  ·  Esc: back");
 }
 
 /// The pause menu over the dimmed game, its title and list clear of `keep` (the F3 panel).
@@ -306,6 +324,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
         Page::Pause => pause_menu(out, scr, cursor, info.keep_clear),
         Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message(), info.keep_clear),
         Page::End => end(out, scr, info.results, info.tick_hz, cursor),
+        Page::Race => race(out, scr, menu, ctx),
     }
     if menu.page() != Page::Settings {
         if let Some(m) = menu.message() {

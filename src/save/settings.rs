@@ -34,12 +34,13 @@ pub struct Settings {
     pub volume: Volume,
     /// `[display]`.
     pub display: Display,
-    /// `[keys.keyboard]` and `[keys.pad]`.
-    pub keys: Keys,
     /// `[net]`: the online race's signalling server. Missing in a file written before it:
-    /// the defaults, no warning.
+    /// the defaults, no warning. Written before `[keys]`, so a file cut anywhere after its
+    /// table starts still misses the keys and is caught.
     #[serde(default)]
     pub net: Net,
+    /// `[keys.keyboard]` and `[keys.pad]`.
+    pub keys: Keys,
 }
 
 /// The online race's settings.
@@ -254,8 +255,8 @@ impl Default for Settings {
                 visual_effects: true,
                 game_speed: GameSpeed::FULL,
             },
-            keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
             net: Net::default(),
+            keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
         }
     }
 }

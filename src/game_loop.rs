@@ -52,6 +52,9 @@ pub struct Loop {
     raw: VecDeque<(u64, u8, InputEvent)>,
     /// Players 2..=N of a race: their latches and drawn places (`game_loop/players.rs`).
     others: players::Others,
+    /// A race's ticks simulated this frame by its rollback session, re-simulations included,
+    /// each with the followed runner's cues ([`Loop::race_cues`]).
+    race_cues: Vec<(u64, crate::sim::cues::CueSet)>,
     /// The script's teleports of the last ticks, by the tick they happen in, while a rollback
     /// session drives the ticks (`game_loop/rollback.rs`).
     teleports: Vec<(u64, DVec2)>,
@@ -122,6 +125,7 @@ impl Loop {
             latch: Latch::new(),
             raw: VecDeque::new(),
             others: players::Others::default(),
+            race_cues: Vec::new(),
             teleports: Vec::new(),
             last_frame_ns: 0,
             bodies: Bodies::new(&world),
@@ -189,6 +193,7 @@ impl Loop {
             self.schedule_for(player, tick, ev);
         }
         self.ticks_this_frame.clear();
+        self.race_cues.clear();
         let mut consumed = 0;
         let started = (self.measure_ticks && plan.steps > 0).then(Instant::now);
         for _ in 0..plan.steps {

@@ -112,7 +112,10 @@ impl App {
                     return;
                 }
             }
-            self.audio.play_ticks(self.game.ticks_this_frame());
+            match &mut self.race {
+                Some(r) => self.audio.play_race(&mut r.sounds, self.game.race_cues()),
+                None => self.audio.play_ticks(self.game.ticks_this_frame()),
+            }
             for t in self.game.ticks_this_frame() {
                 self.ride.tick(t.riding.flatten(), t.respawned);
             }

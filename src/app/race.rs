@@ -101,6 +101,8 @@ pub(super) struct LiveRace {
     exit_when_over: bool,
     /// The loop follows this peer's runner.
     following: bool,
+    /// The race's sounds, each (cue, tick) once, stopped when rolled back.
+    pub(super) sounds: crate::audio::rollsafe::Ledger<Option<kira::sound::static_sound::StaticSoundHandle>>,
 }
 
 impl LiveRace {
@@ -144,6 +146,7 @@ impl LiveRace {
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
             exit_when_over: start.exit_after.is_some(),
             following: false,
+            sounds: Default::default(),
         })
     }
 

@@ -27,6 +27,7 @@
 mod alsa_log;
 pub mod device;
 pub mod recovery;
+pub mod rollsafe;
 
 use crate::game_loop::TickRecord;
 use crate::save::settings::Volume;
@@ -245,6 +246,35 @@ impl Audio {
         if let Err(e) = o.effects.play(o.cues[i].clone()) {
             log::debug!("audio: {} not played: {e}", cue.name());
         }
+    }
+
+    /// Play `cue` on the effects track and keep its handle (a race's sounds, which a rollback
+    /// may stop: [`rollsafe`]); `None` when silent or when it could not play.
+    pub fn play_kept(&mut self, cue: Cue) -> Option<StaticSoundHandle> {
+        let o = self.out.as_mut()?;
+        if !o.manager.backend_mut().is_playing() {
+            return None;
+        }
+        let i = Cue::ALL.iter().position(|c| *c == cue).unwrap_or(0);
+        o.effects.play(o.cues[i].clone()).ok()
+    }
+
+    /// A race frame's simulated ticks (`(tick, cues)`, re-simulations included) through
+    /// `ledger`: each (cue, tick) played once, a rolled-back one stopped at once (a 10 ms fade).
+    pub fn play_race(
+        &mut self,
+        ledger: &mut rollsafe::Ledger<Option<StaticSoundHandle>>,
+        ticks: &[(u64, crate::sim::cues::CueSet)],
+    ) {
+        ledger.update(
+            ticks,
+            |cue| self.play_kept(cue),
+            |_, h| {
+                if let Some(h) = h {
+                    h.stop(Tween { duration: Duration::from_millis(10), ..Tween::default() });
+                }
+            },
+        );
     }
 
     /// Play the cues of the ticks one frame ran, each tick's once, in tick order (rewind ticks

@@ -157,6 +157,14 @@ impl Loop {
         self.camera.snap(&self.level, p, HITBOX);
     }
 
+    /// A race's ticks the last frame simulated, in the order simulated (a rollback's
+    /// re-simulations first, then the new ticks), each with the followed runner's cues: what
+    /// the sounds' ledger (`audio::rollsafe` in the game) plays, never twice, and
+    /// stops when a rollback undoes it. Empty with one player or without presenting.
+    pub fn race_cues(&self) -> &[(u64, crate::sim::cues::CueSet)] {
+        &self.race_cues
+    }
+
     /// The runner the camera follows, 0-based ([`Loop::set_followed`]).
     pub fn followed(&self) -> usize {
         self.others.followed

@@ -11,6 +11,7 @@
 use super::Loop;
 use crate::input::latch::TickInput;
 use crate::level::Level;
+use crate::sim::cues::{CueBefore, CueSet, tick_cues};
 use crate::sim::{self, RaceOutcome, Tuning, World};
 use glam::DVec2;
 
@@ -45,6 +46,9 @@ struct Sim<'a> {
     tick_hz: u32,
     teleports: &'a [(u64, DVec2)],
     out: RaceOutcome,
+    /// A race that presents: the followed runner (0-based) and where each simulated tick's
+    /// cues for it go (re-simulations included: the sounds' ledger sorts them out).
+    cues: Option<(usize, &'a mut Vec<(u64, CueSet)>)>,
 }
 
 impl RollbackSim for Sim<'_> {
@@ -57,6 +61,18 @@ impl RollbackSim for Sim<'_> {
     }
 
     fn advance(&mut self, inputs: &[TickInput], left: u8) {
+        let before = self.cues.as_ref().map(|&(k, _)| self.world.with_runner(k, |w| CueBefore::of(w)));
+        self.advance_world(inputs, left);
+        if let (Some(before), Some((k, list))) = (before, self.cues.as_mut()) {
+            let out = self.out[*k];
+            let cues = self.world.with_runner(*k, |w| tick_cues(&before, w, &out));
+            list.push((self.world.tick, cues));
+        }
+    }
+}
+
+impl Sim<'_> {
+    fn advance_world(&mut self, inputs: &[TickInput], left: u8) {
         self.world.left |= left;
         let next = self.world.tick + 1;
         self.out = match self.teleports.iter().find(|(t, _)| *t == next) {
@@ -89,6 +105,7 @@ impl Loop {
         if let Some(at) = teleport {
             self.teleports.push((next, at));
         }
+        let (with_cues, followed) = (self.presenting && self.world.players() > 1, self.others.followed);
         let mut sim = Sim {
             world: &mut self.world,
             level: &self.level,
@@ -96,6 +113,7 @@ impl Loop {
             tick_hz: self.config.tick_hz,
             teleports: &self.teleports,
             out: RaceOutcome::default(),
+            cues: with_cues.then_some((followed, &mut self.race_cues)),
         };
         driver.tick(inputs, &mut sim).then_some(sim.out)
     }

@@ -249,7 +249,10 @@ impl Loop {
             return consumed;
         }
         self.prev_tick = self.world.tick;
-        let before = self.presenting.then(|| CueBefore::of(&self.world));
+        // The sounds and the cosmetic layer follow the followed runner (player 1 but in a
+        // window's race).
+        let k = self.others.followed;
+        let before = self.presenting.then(|| self.world.with_runner(k, |w| CueBefore::of(w)));
         let mut outs = sim::RaceOutcome::default();
         let hz = self.config.tick_hz;
         match (self.pending_teleport.take(), driver) {
@@ -292,18 +295,23 @@ impl Loop {
                 self.camera.snap(&self.level, self.world.player.pos, HITBOX);
             }
         }
-        let sounds = before.map_or(CueSet::EMPTY, |b| tick_cues(&b, &self.world, &out));
+        let followed_out = outs[k];
+        let sounds =
+            before.map_or(CueSet::EMPTY, |b| self.world.with_runner(k, |w| tick_cues(&b, w, &followed_out)));
         if self.presenting {
-            let wall_sliding = self.wall_sliding();
-            let facts = TickFacts {
-                world: &self.world,
-                level: &self.level,
-                out: &out,
-                cues: sounds,
-                wall_sliding,
-                tick_hz: self.config.tick_hz,
-            };
-            self.cosmetic.after_tick(&facts);
+            let (cosmetic, level, tuning, tick_hz) =
+                (&mut self.cosmetic, &self.level, &self.tuning, self.config.tick_hz);
+            self.world.with_runner(k, |w| {
+                let facts = TickFacts {
+                    world: w,
+                    level,
+                    out: &followed_out,
+                    cues: sounds,
+                    wall_sliding: look::wall_sliding(w, tuning, tick_hz),
+                    tick_hz,
+                };
+                cosmetic.after_tick(&facts);
+            });
         }
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,
@@ -422,7 +430,7 @@ impl Loop {
                 facing_left: p.facing_left,
                 pose,
             }),
-            player_scale: if followed.is_some() { DVec2::ONE } else { look.player_scale },
+            player_scale: look.player_scale,
             effects: &look.effects,
             reached: &self.world.reached,
             goal_angle: self.drawn_goal_angle,

@@ -11,6 +11,7 @@ use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, ShakeLevel};
 use crate::present::camera::CameraState;
 use crate::present::parallax::{self, ParallaxDraw};
 use crate::sim::tuning::seconds_to_ticks;
+use crate::sim::{Tuning, World};
 use std::collections::VecDeque;
 
 /// The picture's state after one tick: what a rewind restores of it.
@@ -122,9 +123,7 @@ impl Loop {
     /// The player's last tick ended in a wall slide: the wall-jump grace window was opened in
     /// full by it ([`crate::sim::wall`] rule 4).
     pub(super) fn wall_sliding(&self) -> bool {
-        let p = &self.world.player;
-        let grace = seconds_to_ticks(self.tuning.wall_jump_grace, self.config.tick_hz);
-        !p.on_ground && p.wall.side != 0 && grace > 0 && p.wall.grace == grace
+        wall_sliding(&self.world, &self.tuning, self.config.tick_hz)
     }
 
     /// The cosmetic layer as last drawn: effects, the player's scale, the shake.
@@ -136,4 +135,12 @@ impl Loop {
     pub fn parallax(&self) -> [ParallaxDraw; 3] {
         parallax::layers(self.view().view_top_left(), self.level.size_px())
     }
+}
+
+/// `world`'s player's last tick ended in a wall slide ([`Loop::wall_sliding`]'s rule, for
+/// whichever runner is in the player's fields).
+pub(super) fn wall_sliding(world: &World, tuning: &Tuning, tick_hz: u32) -> bool {
+    let p = &world.player;
+    let grace = seconds_to_ticks(tuning.wall_jump_grace, tick_hz);
+    !p.on_ground && p.wall.side != 0 && grace > 0 && p.wall.grace == grace
 }

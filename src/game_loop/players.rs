@@ -152,9 +152,13 @@ impl Loop {
     /// the view draws it as the player, every other runner as a rival. A race follows its
     /// local player; 0 (the default) is player 1.
     pub fn set_followed(&mut self, k: usize) {
-        self.others.followed = k.min(self.world.players() - 1);
-        let p = self.world.runner_view(self.others.followed).player.pos;
+        let k = k.min(self.world.players() - 1);
+        self.others.followed = k;
+        let p = self.world.runner_view(k).player.pos;
         self.camera.snap(&self.level, p, HITBOX);
+        // The cosmetic layer follows it from here, from rest.
+        self.cosmetic = self.world.with_runner(k, |w| crate::cosmetic::Cosmetic::quiet(w));
+        self.draw_look(0.0);
     }
 
     /// A race's ticks the last frame simulated, in the order simulated (a rollback's

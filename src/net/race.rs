@@ -28,6 +28,25 @@ pub const PREDICTION_WINDOW: usize = 8;
 /// Input delay a race starts with, ticks (NET.md: 2).
 pub const INPUT_DELAY: usize = 2;
 
+/// The most input delay adaptation goes to, ticks.
+pub const MAX_INPUT_DELAY: usize = 8;
+
+/// Adaptive input delay's margin over the one-way latency, ticks: 40 ms of jitter and a lost
+/// datagram (ggrs sends every unacknowledged input again the next tick) at 60 Hz.
+const DELAY_MARGIN_TICKS: f64 = 4.0;
+
+/// The input delay a round trip of `rtt_ms` asks for at `tick_hz`, ticks: the other peers'
+/// input for a tick is made `delay` ticks early and arrives half a round trip later, so it is
+/// in time while `rtt / 2 + margin ≤ delay + PREDICTION_WINDOW` ticks:
+/// `delay = ceil(rtt / 2 / tick + DELAY_MARGIN_TICKS) − PREDICTION_WINDOW`, clamped to
+/// [`INPUT_DELAY`]..=[`MAX_INPUT_DELAY`]. 2 up to about 130 ms of round trip at 60 Hz; 5 at
+/// 300 ms.
+pub fn delay_for_ping(rtt_ms: u128, tick_hz: u32) -> usize {
+    let one_way_ticks = rtt_ms as f64 / 2.0 * f64::from(tick_hz.max(1)) / 1000.0;
+    let need = (one_way_ticks + DELAY_MARGIN_TICKS).ceil() as usize;
+    need.saturating_sub(PREDICTION_WINDOW).clamp(INPUT_DELAY, MAX_INPUT_DELAY)
+}
+
 /// A peer silent this long is dropped and the others race on, seconds (NET.md: 3 s).
 pub const DISCONNECT_TIMEOUT_S: u64 = 3;
 
@@ -89,6 +108,14 @@ pub struct RaceDriver<A: Clone + PartialEq + Eq + Hash + Debug + 'static> {
     stats: RaceStats,
     /// The depth of the last rollback, ticks (the network panel).
     last_rollback: u64,
+    /// Adaptive input delay at this tick rate ([`RaceDriver::adapt_input_delay`]).
+    adaptive: Option<u32>,
+    /// The input delay now, ticks.
+    delay: usize,
+    /// The ggrs frame of the next look at the ping (once a second).
+    next_adapt: i32,
+    /// The last input given had a press (a delay change repeats the last input: not then).
+    last_pressed: bool,
     desync: Option<Desync>,
 }
 
@@ -108,7 +135,51 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
             left_at: Vec::new(),
             stats: RaceStats::default(),
             last_rollback: 0,
+            adaptive: None,
+            delay: INPUT_DELAY,
+            next_adapt: 0,
+            last_pressed: false,
             desync: None,
+        }
+    }
+
+    /// Let the input delay grow with the ping (NET.md "Input"; the session must have started
+    /// with [`INPUT_DELAY`]): once a second of ticks at `tick_hz`, the largest round trip to a
+    /// peer gives [`delay_for_ping`], and a delay below it grows to it. It never shrinks
+    /// (ggrs drops the inputs of the frames a smaller delay removes: a press could be lost),
+    /// and it does not change right after a press (a larger delay repeats the last input).
+    /// Every peer simulates the same inputs either way: only the latency changes.
+    pub fn adapt_input_delay(&mut self, tick_hz: u32) {
+        self.adaptive = Some(tick_hz);
+    }
+
+    /// How many ticks ggrs estimates this peer ahead of the others (from their reports; 0 or
+    /// below: level or behind). The race slows its clock while this is above 1.
+    pub fn frames_ahead(&self) -> i32 {
+        self.session.frames_ahead()
+    }
+
+    /// The input delay now, ticks.
+    pub fn input_delay(&self) -> usize {
+        self.delay
+    }
+
+    /// Grow the delay when a second has passed since the last look and the ping asks for more.
+    fn adapt(&mut self, frame: i32) {
+        let Some(hz) = self.adaptive else { return };
+        if frame < self.next_adapt || self.last_pressed {
+            return;
+        }
+        self.next_adapt = frame + i32::try_from(hz).unwrap_or(60);
+        let rtt = (0..self.players)
+            .filter(|&k| k != self.me)
+            .filter_map(|k| self.session.network_stats(k).ok())
+            .map(|n| n.ping)
+            .max()
+            .unwrap_or(0);
+        let want = delay_for_ping(rtt, hz);
+        if want > self.delay && self.session.set_input_delay(self.me, want).is_ok() {
+            self.delay = want;
         }
     }
 
@@ -202,8 +273,11 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> TickDriver for RaceDriv
             self.carry = Some(local);
         }
         self.given_for = Some(frame);
+        self.adapt(frame);
+        let given = NetInput::from(&local);
+        self.last_pressed = given.pressed != 0;
         // Only a local handle fails here, and `me` is the local one.
-        let _ = self.session.add_local_input(self.me, NetInput::from(&local));
+        let _ = self.session.add_local_input(self.me, given);
         let requests = match self.session.advance_frame() {
             Ok(r) => r,
             Err(_) => {

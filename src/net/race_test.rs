@@ -261,3 +261,17 @@ impl Peer {
         }
     }
 }
+
+#[test]
+fn the_input_delay_a_ping_asks_for() {
+    use super::race::{INPUT_DELAY, MAX_INPUT_DELAY, delay_for_ping};
+    assert_eq!(delay_for_ping(0, 60), INPUT_DELAY, "a LAN keeps the least");
+    assert_eq!(delay_for_ping(120, 60), INPUT_DELAY, "60 ms one way: 3.6 + 4 ticks fit in 2 + 8");
+    assert_eq!(delay_for_ping(300, 60), 5, "150 ms one way: 9 + 4 = 13 ticks = 5 + 8");
+    assert_eq!(delay_for_ping(10_000, 60), MAX_INPUT_DELAY, "never past the most");
+    assert_eq!(
+        delay_for_ping(300, 120),
+        MAX_INPUT_DELAY,
+        "ticks are shorter at 120 Hz: 18 + 4 − 8 = 14, clamped"
+    );
+}

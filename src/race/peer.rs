@@ -42,6 +42,9 @@ const CONFIRM_WAIT: Duration = Duration::from_secs(3);
 /// (headless included) so that they start together: 3 s ("3, 2, 1" in a window or page).
 pub const COUNTDOWN: Duration = Duration::from_secs(3);
 
+/// Time sync: while ahead, the race clock loses 1/10 of each frame's wall time (runs at 90 %).
+const SLOWDOWN_DIVISOR: u64 = 10;
+
 /// How often a hello is sent while meeting: every 100 ms.
 const HELLO_EVERY: Duration = Duration::from_millis(100);
 
@@ -180,6 +183,10 @@ pub struct RacePeer<T: Transport> {
     notices: Vec<String>,
     gather_timeout: Option<Duration>,
     last_frame: FrameStats,
+    /// Time sync: ns the race clock has held back from the wall clock, and the wall clock at
+    /// the last frame.
+    slowed_ns: u64,
+    last_wall_ns: u64,
 }
 
 impl<T: Transport> RacePeer<T> {
@@ -219,6 +226,8 @@ impl<T: Transport> RacePeer<T> {
             notices: Vec::new(),
             gather_timeout,
             last_frame: FrameStats::default(),
+            slowed_ns: 0,
+            last_wall_ns: 0,
         }
     }
 
@@ -252,7 +261,8 @@ impl<T: Transport> RacePeer<T> {
             .unwrap_or(0);
         let s = driver.stats();
         Some(format!(
-            "net: ping {ping} ms · input delay {INPUT_DELAY} · rollback {} (largest {}) · stalls {}",
+            "net: ping {ping} ms · input delay {} · rollback {} (largest {}) · stalls {}",
+            driver.input_delay(),
             driver.last_rollback(),
             s.max_rollback,
             s.stalled_frames
@@ -261,6 +271,11 @@ impl<T: Transport> RacePeer<T> {
 
     /// The ns since the race started, on the race's clock (0 before it).
     pub fn race_clock_ns(&self, now: Instant) -> u64 {
+        self.wall_race_ns(now).saturating_sub(self.slowed_ns)
+    }
+
+    /// Wall ns since the race started (0 before it).
+    fn wall_race_ns(&self, now: Instant) -> u64 {
         self.race_start.map_or(0, |s| now.saturating_duration_since(s).as_nanos() as u64)
     }
 
@@ -400,7 +415,9 @@ impl<T: Transport> RacePeer<T> {
             builder = builder.add_player(kind, k).map_err(fail)?;
         }
         let session = builder.start_p2p_session(self.transport.clone()).map_err(fail)?;
-        Ok(RaceDriver::new(session, me))
+        let mut driver = RaceDriver::new(session, me);
+        driver.adapt_input_delay(lp.config().tick_hz);
+        Ok(driver)
     }
 
     fn sync(&mut self, now: Instant) -> Result<Polled, Refused> {
@@ -421,6 +438,15 @@ impl<T: Transport> RacePeer<T> {
 
     fn race(&mut self, lp: &mut Loop, now: Instant) -> Result<Polled, Refused> {
         self.frames += 1;
+        // Time sync (NET.md "Time"): while ggrs estimates this peer more than a tick ahead of
+        // the others, its race clock runs at 90 % of the wall clock until it is level again:
+        // never a frozen frame, never an extrapolated one.
+        let wall = self.wall_race_ns(now);
+        let dt = wall.saturating_sub(self.last_wall_ns);
+        self.last_wall_ns = wall;
+        if self.driver.as_ref().is_some_and(|d| d.frames_ahead() > 1) {
+            self.slowed_ns += dt / SLOWDOWN_DIVISOR;
+        }
         let t = self.race_clock_ns(now);
         let me = self.me().expect("gathered") as u8;
         while let Some(&(at, ev)) = self.edges.get(self.next_edge).filter(|(at, _)| *at <= t) {
@@ -514,7 +540,7 @@ impl<T: Transport> RacePeer<T> {
                 confirmed_tick: end,
                 player: me + 1,
                 ping_ms: ping,
-                input_delay: INPUT_DELAY,
+                input_delay: driver.input_delay(),
                 rollbacks: s.rollbacks,
                 max_rollback: s.max_rollback,
                 resimulated: s.resimulated_ticks,

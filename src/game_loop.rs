@@ -17,6 +17,7 @@ mod players;
 mod records;
 mod reload;
 mod rollback;
+mod shown;
 mod time_tools;
 
 pub use records::{FrameStats, PlayerState, Point, RunnerState, TickRecord, Totals};
@@ -24,7 +25,7 @@ pub use records::{FrameStats, PlayerState, Point, RunnerState, TickRecord, Total
 pub use reload::Carried;
 pub use rollback::{RollbackSim, TickDriver};
 
-use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings, TickFacts};
+use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings};
 use crate::input::InputEvent;
 use crate::input::latch::Latch;
 use crate::level::Level;
@@ -55,6 +56,8 @@ pub struct Loop {
     /// A race's ticks simulated this frame by its rollback session, re-simulations included,
     /// each with the followed runner's cues ([`Loop::race_cues`]).
     race_cues: Vec<(u64, crate::sim::cues::CueSet)>,
+    /// The pictures kept with the ticks a rollback session saved (`shown.rs`).
+    shown: shown::ShownRing,
     /// The script's teleports of the last ticks, by the tick they happen in, while a rollback
     /// session drives the ticks (`game_loop/rollback.rs`).
     teleports: Vec<(u64, DVec2)>,
@@ -126,6 +129,7 @@ impl Loop {
             raw: VecDeque::new(),
             others: players::Others::default(),
             race_cues: Vec::new(),
+            shown: shown::ShownRing::new(),
             teleports: Vec::new(),
             last_frame_ns: 0,
             bodies: Bodies::new(&world),
@@ -248,13 +252,16 @@ impl Loop {
             self.rewind_tick(input);
             return consumed;
         }
-        self.prev_tick = self.world.tick;
+        let prev_tick = self.world.tick;
+        self.prev_tick = prev_tick;
         // The sounds and the cosmetic layer follow the followed runner (player 1 but in a
         // window's race).
         let k = self.others.followed;
         let before = self.presenting.then(|| self.world.with_runner(k, |w| CueBefore::of(w)));
         let mut outs = sim::RaceOutcome::default();
         let hz = self.config.tick_hz;
+        // A driven tick was presented by the session's advance (`rollback.rs`).
+        let mut presented = false;
         match (self.pending_teleport.take(), driver) {
             (teleport, Some(driver)) => {
                 let (inputs, n) = self.race_inputs(self.ticks_run, input);
@@ -264,54 +271,23 @@ impl Loop {
                     return consumed;
                 };
                 outs = o;
-                if race {
-                    self.after_race_tick(&outs);
-                }
+                presented = true;
             }
             (Some(pos), None) => outs[0] = sim::player::teleport(&mut self.world, &self.level, pos, hz),
             (None, None) if race => {
                 let (inputs, n) = self.race_inputs(self.ticks_run, input);
                 consumed += n;
                 outs = sim::step_race(&mut self.world, &inputs, &self.level, &self.tuning, hz);
-                self.after_race_tick(&outs);
             }
             (None, None) => outs[0] = sim::step(&mut self.world, &input, &self.level, &self.tuning, hz),
         }
         let out = outs[0];
         let respawned = out.respawned;
-        if self.presenting {
-            self.bodies.after_tick(&self.world, respawned);
-            let p = self.world.runner_view(self.others.followed).player;
-            self.camera.after_tick(&self.level, p.pos, HITBOX, p.on_ground, self.config.tick_hz);
-            if self.others.followed != 0 && outs[self.others.followed].respawned {
-                self.camera.snap(&self.level, p.pos, HITBOX);
-            }
-        }
-        if respawned {
-            // The player's history was reset above (both ends on the new side: no streak);
-            // the goal's spin holds this tick's angle for the frame, as everything drawn does.
-            self.prev_tick = self.world.tick;
-            if self.presenting && self.others.followed == 0 {
-                self.camera.snap(&self.level, self.world.player.pos, HITBOX);
-            }
-        }
         let followed_out = outs[k];
         let sounds =
             before.map_or(CueSet::EMPTY, |b| self.world.with_runner(k, |w| tick_cues(&b, w, &followed_out)));
-        if self.presenting {
-            let (cosmetic, level, tuning, tick_hz) =
-                (&mut self.cosmetic, &self.level, &self.tuning, self.config.tick_hz);
-            self.world.with_runner(k, |w| {
-                let facts = TickFacts {
-                    world: w,
-                    level,
-                    out: &followed_out,
-                    cues: sounds,
-                    wall_sliding: look::wall_sliding(w, tuning, tick_hz),
-                    tick_hz,
-                };
-                cosmetic.after_tick(&facts);
-            });
+        if !presented {
+            self.present_tick(prev_tick, &outs, sounds);
         }
         self.ticks_this_frame.push(TickRecord {
             tick: self.world.tick,

@@ -21,7 +21,7 @@ pub(super) struct Others {
     /// Each runner's latch, player 2 first.
     latches: Vec<Latch>,
     /// Their positions before and after the current tick.
-    track: Track,
+    pub(super) track: Track,
     /// Where the last frame drew them, player 2 first (hitbox top-left, pixels).
     drawn: Vec<DVec2>,
     /// The runner the camera follows and the view draws as the player, 0-based (0: player

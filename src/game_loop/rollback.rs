@@ -10,15 +10,14 @@
 
 use super::Loop;
 use crate::input::latch::TickInput;
-use crate::level::Level;
-use crate::sim::cues::{CueBefore, CueSet, tick_cues};
-use crate::sim::{self, RaceOutcome, Tuning, World};
+use crate::sim::cues::{CueBefore, tick_cues};
+use crate::sim::{self, RaceOutcome, World};
 use glam::DVec2;
 
 /// What a rollback session may ask of the simulation during one driven tick.
 pub trait RollbackSim {
     /// The world now, to keep (a clone), and its [`World::state_hash`].
-    fn save(&self) -> (World, u64);
+    fn save(&mut self) -> (World, u64);
     /// Go back to a kept world.
     fn load(&mut self, world: &World);
     /// Run one tick on `inputs` (player order, one per player of the world); `left` marks the
@@ -36,53 +35,56 @@ pub trait TickDriver {
     fn tick(&mut self, inputs: &[TickInput], sim: &mut dyn RollbackSim) -> bool;
 }
 
-/// The loop's simulation as a session sees it: the world, what it needs to step, and the
-/// teleports the script placed (a teleport is part of the tick it happens in, so re-simulating
-/// that tick teleports again).
+/// The loop as a session sees it: its world, stepped on the session's inputs (with the
+/// script's teleports: a teleport is part of the tick it happens in, so re-simulating that
+/// tick teleports again), and — when the loop presents — the picture stepped with it: every
+/// simulated tick, re-simulations included, moves the bodies' history, the camera and the
+/// cosmetic layer as an undriven tick does, and a load puts back the picture kept with the
+/// loaded tick. So once a tick is confirmed its picture is the offline replay's (LAB.md
+/// Version 3), and what a mispredicted tick spawned (dust, a burst) vanishes with it.
 struct Sim<'a> {
-    world: &'a mut World,
-    level: &'a Level,
-    tuning: &'a Tuning,
-    tick_hz: u32,
-    teleports: &'a [(u64, DVec2)],
+    lp: &'a mut Loop,
     out: RaceOutcome,
-    /// A race that presents: the followed runner (0-based) and where each simulated tick's
-    /// cues for it go (re-simulations included: the sounds' ledger sorts them out).
-    cues: Option<(usize, &'a mut Vec<(u64, CueSet)>)>,
 }
 
 impl RollbackSim for Sim<'_> {
-    fn save(&self) -> (World, u64) {
-        (self.world.clone(), self.world.state_hash())
+    fn save(&mut self) -> (World, u64) {
+        if self.lp.presenting {
+            self.lp.keep_shown();
+        }
+        (self.lp.world.clone(), self.lp.world.state_hash())
     }
 
     fn load(&mut self, world: &World) {
-        self.world.clone_from(world);
+        self.lp.world.clone_from(world);
+        if self.lp.presenting {
+            self.lp.restore_shown();
+        }
     }
 
     fn advance(&mut self, inputs: &[TickInput], left: u8) {
-        let before = self.cues.as_ref().map(|&(k, _)| self.world.with_runner(k, |w| CueBefore::of(w)));
-        self.advance_world(inputs, left);
-        if let (Some(before), Some((k, list))) = (before, self.cues.as_mut()) {
-            let out = self.out[*k];
-            let cues = self.world.with_runner(*k, |w| tick_cues(&before, w, &out));
-            list.push((self.world.tick, cues));
-        }
-    }
-}
-
-impl Sim<'_> {
-    fn advance_world(&mut self, inputs: &[TickInput], left: u8) {
-        self.world.left |= left;
-        let next = self.world.tick + 1;
-        self.out = match self.teleports.iter().find(|(t, _)| *t == next) {
+        let lp = &mut *self.lp;
+        let k = lp.others.followed;
+        let before = lp.presenting.then(|| lp.world.with_runner(k, |w| CueBefore::of(w)));
+        let prev_tick = lp.world.tick;
+        lp.world.left |= left;
+        let next = lp.world.tick + 1;
+        let hz = lp.config.tick_hz;
+        self.out = match lp.teleports.iter().find(|(t, _)| *t == next) {
             Some(&(_, at)) => {
                 let mut out = RaceOutcome::default();
-                out[0] = sim::player::teleport(self.world, self.level, at, self.tick_hz);
+                out[0] = sim::player::teleport(&mut lp.world, &lp.level, at, hz);
                 out
             }
-            None => sim::step_race(self.world, inputs, self.level, self.tuning, self.tick_hz),
+            None => sim::step_race(&mut lp.world, inputs, &lp.level, &lp.tuning, hz),
         };
+        let Some(before) = before else { return };
+        let out = self.out[k];
+        let cues = lp.world.with_runner(k, |w| tick_cues(&before, w, &out));
+        lp.present_tick(prev_tick, &self.out, cues);
+        if lp.world.players() > 1 {
+            lp.race_cues.push((lp.world.tick, cues));
+        }
     }
 }
 
@@ -105,16 +107,7 @@ impl Loop {
         if let Some(at) = teleport {
             self.teleports.push((next, at));
         }
-        let (with_cues, followed) = (self.presenting && self.world.players() > 1, self.others.followed);
-        let mut sim = Sim {
-            world: &mut self.world,
-            level: &self.level,
-            tuning: &self.tuning,
-            tick_hz: self.config.tick_hz,
-            teleports: &self.teleports,
-            out: RaceOutcome::default(),
-            cues: with_cues.then_some((followed, &mut self.race_cues)),
-        };
+        let mut sim = Sim { lp: self, out: RaceOutcome::default() };
         driver.tick(inputs, &mut sim).then_some(sim.out)
     }
 }

@@ -119,7 +119,7 @@ impl SyncTest {
         self.failed.as_deref()
     }
 
-    fn save(&mut self, frame: i32, sim: &dyn RollbackSim) -> (World, u64) {
+    fn save(&mut self, frame: i32, sim: &mut dyn RollbackSim) -> (World, u64) {
         let (world, hash) = sim.save();
         match self.first.get(&frame) {
             Some(&first) if first != hash && self.mismatch.is_none() => {
@@ -203,7 +203,7 @@ mod tests {
     }
 
     impl RollbackSim for Leaky {
-        fn save(&self) -> (World, u64) {
+        fn save(&mut self) -> (World, u64) {
             (self.world.clone(), self.world.state_hash())
         }
         fn load(&mut self, world: &World) {
@@ -232,7 +232,7 @@ mod tests {
         let mut sim = Leaky { world: World::default(), hidden: 0.0 };
         struct Pure<'a>(&'a mut Leaky);
         impl RollbackSim for Pure<'_> {
-            fn save(&self) -> (World, u64) {
+            fn save(&mut self) -> (World, u64) {
                 self.0.save()
             }
             fn load(&mut self, world: &World) {

@@ -139,6 +139,49 @@ fn two_peers_through_ledge_serve_agree_and_their_records_replay() {
 }
 
 #[test]
+fn a_race_with_no_end_tick_ends_at_the_last_finish_on_both_peers() {
+    let scratch = common::scratch::Scratch::new("race_room_finish");
+    let dir = scratch.dir();
+    // Both runners hold right to the goal of a short inline level.
+    let script = dir.join("short.lab");
+    std::fs::write(
+        &script,
+        "map\n..............\nP...........G.\n##############\nend\npress right @0\nframe 16.666667 x120\n",
+    )
+    .expect("write");
+    let server = Server::start();
+    let room = format!("{}/finish", server.url);
+    let (ra, rb) = (dir.join("a.lab"), dir.join("b.lab"));
+    let mut c = |name: &str, record: &Path| {
+        let mut cmd = ledge();
+        cmd.args(["--net", &room, "--players", "2", "--headless", "--autoplay"])
+            .arg(&script)
+            .arg("--record")
+            .arg(record);
+        Proc::spawn(name, &mut cmd)
+    };
+    let (mut a, mut b) = (c("peer a", &ra), c("peer b", &rb));
+    let (sa, sb) = (a.wait_for(Duration::from_secs(60)), b.wait_for(Duration::from_secs(60)));
+    let ((_, out_a, err_a), (_, out_b, err_b)) = (a.finish(), b.finish());
+    drop(server);
+    assert!(
+        sa.is_some_and(|s| s.success()) && sb.is_some_and(|s| s.success()),
+        "{out_a}{err_a}\n{out_b}{err_b}"
+    );
+    let tick = field(&out_a, "ledge:", "confirmed_tick").expect("a tick");
+    assert_eq!(field(&out_b, "ledge:", "confirmed_tick"), Some(tick), "the same end tick: {out_a}\n{out_b}");
+    assert_eq!(field(&out_a, "ledge:", "state_hash"), field(&out_b, "ledge:", "state_hash"));
+    let out = ledge().arg("lab").arg(&ra).arg("--summary").output().expect("lab");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a report");
+    assert_eq!(
+        report["summary"]["finish_ticks"].as_array().map(Vec::len),
+        Some(2),
+        "both finished: {report}"
+    );
+    assert_eq!(report["summary"]["ticks"].to_string(), tick, "the record ends at the last finish");
+}
+
+#[test]
 fn a_full_room_another_size_and_no_server_are_refused_with_one_line() {
     let server = Server::start();
     let room = format!("{}/full", server.url);

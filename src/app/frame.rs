@@ -100,6 +100,7 @@ impl App {
                 Some(r) => r.frame(&mut self.game, self.show_overlay),
                 None => self.game.frame(now),
             };
+            self.keep_race();
             #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
             self.race_page();
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]

@@ -101,6 +101,10 @@ pub(super) struct LiveRace {
     exit_when_over: bool,
     /// The loop follows this peer's runner.
     following: bool,
+    /// The race ended this frame (the app keeps its record once).
+    just_ended: bool,
+    /// Where the race was kept, for the results line.
+    kept_as: Option<String>,
     /// The race's sounds, each (cue, tick) once, stopped when rolled back.
     pub(super) sounds: crate::audio::rollsafe::Ledger<Option<kira::sound::static_sound::StaticSoundHandle>>,
 }
@@ -146,6 +150,8 @@ impl LiveRace {
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
             exit_when_over: start.exit_after.is_some(),
             following: false,
+            just_ended: false,
+            kept_as: None,
             sounds: Default::default(),
         })
     }
@@ -194,7 +200,10 @@ impl LiveRace {
                 stats = self.link.last_frame();
             }
             Ok(Polled::Going(p)) => self.standing = Standing::Waiting(p),
-            Ok(Polled::Ended(end)) => self.standing = Standing::Over(end),
+            Ok(Polled::Ended(end)) => {
+                self.standing = Standing::Over(end);
+                self.just_ended = true;
+            }
             Err(r) => self.standing = Standing::Failed(r.line),
         }
         if !self.following
@@ -237,8 +246,10 @@ impl LiveRace {
             Standing::Racing => None,
             Standing::Over(end) => {
                 let s = &end.summary;
+                let kept =
+                    self.kept_as.as_ref().map(|p| format!("\nkept as {p} · Esc: back")).unwrap_or_default();
                 Some(format!(
-                    "Race over (tick {}, {}): you are player {}\n{}",
+                    "Race over (tick {}, {}): you are player {}\n{}{kept}",
                     s.confirmed_tick,
                     s.state_hash,
                     s.player,
@@ -305,6 +316,29 @@ impl super::App {
                 self.resume();
             }
             Err(e) => self.menus.menu.say(e),
+        }
+    }
+
+    /// A race from the menu that just ended is kept in the save folder's `races/` as a lab
+    /// script (its confirmed inputs: `ledge lab FILE` replays it); a race from the command line
+    /// writes `--record` instead.
+    pub(super) fn keep_race(&mut self) {
+        let Some(r) = &mut self.race else { return };
+        if !std::mem::take(&mut r.just_ended) || self.opts.race.is_some() {
+            return;
+        }
+        let Standing::Over(end) = &r.standing else { return };
+        let secs = web_time::SystemTime::now()
+            .duration_since(web_time::SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let name = format!("race-{}-{secs}", r.room.as_deref().unwrap_or("udp"));
+        match self.opts.save.save_race(&name, &end.record) {
+            Ok(Some(path)) => {
+                r.kept_as = Some(path.display().to_string());
+                r.status = r.status_line(&self.game);
+            }
+            Ok(None) => {}
+            Err(w) => log::warn!("ledge: warning: {w}"),
         }
     }
 

@@ -120,11 +120,15 @@ impl RaceSummary {
     }
 }
 
-/// Every runner has finished or left.
-fn all_done(world: &crate::sim::World) -> bool {
-    (0..world.players()).all(|k| {
+/// When every runner has finished or left: the tick of the last finish (the current tick when
+/// nobody finished); `None` while someone races.
+fn all_done(world: &crate::sim::World) -> Option<u64> {
+    let done = (0..world.players()).all(|k| {
         let r = world.runner_view(k);
         r.level_complete || r.left
+    });
+    done.then(|| {
+        (0..world.players()).filter_map(|k| world.runner_view(k).finished_at).max().unwrap_or(world.tick)
     })
 }
 
@@ -469,9 +473,13 @@ impl<T: Transport> RacePeer<T> {
                 record: Some(race_record(&self.level, lp, driver, d.tick)),
             });
         }
-        // With no end tick, the race ends once every runner has finished or left.
-        if self.end_tick.is_none() && all_done(lp.world()) {
-            self.end_tick = Some(lp.world().tick);
+        // With no end tick, the race ends once every runner has finished or left: at the tick
+        // of the last finish, once that finish is confirmed (every peer picks the same tick).
+        if self.end_tick.is_none()
+            && let Some(last) = all_done(lp.world())
+            && driver.confirmed_tick() >= last
+        {
+            self.end_tick = Some(last);
         }
         if let Some(target) = self.end_tick
             && lp.world().tick >= target

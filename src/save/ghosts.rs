@@ -1,6 +1,8 @@
 //! The best run of each level, kept as its ghost: `ghosts/LEVEL.lab` in the folder that holds
 //! `progress.toml`, a lab script (`crate::lab::tick_script`) written atomically
-//! ([`super::atomic`]) when a level is finished faster than ever before.
+//! ([`super::atomic`]) when a level is finished faster than ever before. Beside them,
+//! `races/NAME.lab`: each online race played from the menu, its confirmed inputs as a lab script
+//! (`ledge lab FILE` replays it to the race's hash).
 //!
 //! Clock: event loop (read when a level starts, written on the frame that sees a new best).
 
@@ -36,6 +38,25 @@ impl Store {
         let fail = |e: std::io::Error| SaveWarning::WriteFailed { path: path.clone(), error: e.to_string() };
         super::disk::write(&path, script.as_bytes()).map_err(fail)
     }
+
+    /// Where a race named `name` is kept (`races/` beside `progress.toml`, the name made safe
+    /// as a ghost's is); `None` when progress is not saved.
+    pub fn race_file(&self, name: &str) -> Option<PathBuf> {
+        let dir = self.progress_to.as_deref()?.parent()?.join("races");
+        Some(dir.join(ghost_file_name(name)))
+    }
+
+    /// Keep a race's `script` as `name` (atomically); returns where, `None` when progress is
+    /// not saved.
+    ///
+    /// # Errors
+    /// [`SaveWarning::WriteFailed`] naming the file.
+    pub fn save_race(&self, name: &str, script: &str) -> Result<Option<PathBuf>, SaveWarning> {
+        let Some(path) = self.race_file(name) else { return Ok(None) };
+        let fail = |e: std::io::Error| SaveWarning::WriteFailed { path: path.clone(), error: e.to_string() };
+        super::disk::write(&path, script.as_bytes()).map_err(fail)?;
+        Ok(Some(path))
+    }
 }
 
 #[cfg(test)]
@@ -53,6 +74,8 @@ mod tests {
         assert_eq!(path, dir.join("ghosts/level1.lab"));
         store.save_ghost("level1", "frame 10\n").expect("written");
         store.save_ghost("level1", "frame 20\n").expect("replaced");
+        let race = store.save_race("race-KQXZ032-1", "players 2\n").expect("written").expect("saving");
+        assert_eq!(race, dir.join("races/race-KQXZ032-1.lab"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "frame 20\n");
         assert_eq!(std::fs::read_dir(dir.join("ghosts")).unwrap().count(), 1, "no temporary file left");
         assert_eq!(ghost_file_name("/home/a b/lv.tmx"), "_home_a_b_lv_tmx.lab");

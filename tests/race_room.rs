@@ -152,7 +152,7 @@ fn a_race_with_no_end_tick_ends_at_the_last_finish_on_both_peers() {
     let server = Server::start();
     let room = format!("{}/finish", server.url);
     let (ra, rb) = (dir.join("a.lab"), dir.join("b.lab"));
-    let mut c = |name: &str, record: &Path| {
+    let c = |name: &str, record: &Path| {
         let mut cmd = ledge();
         cmd.args(["--net", &room, "--players", "2", "--headless", "--autoplay"])
             .arg(&script)

@@ -173,9 +173,11 @@ enum Command {
 /// The log's default filter (`RUST_LOG` replaces it): warnings, without wgpu's GLES chatter
 /// and the WebRTC stack's and signaling server's warnings about states they recover from
 /// (candidates not gathered yet, a peer's websocket reset when its race ends); their errors
-/// stay.
+/// stay. winit's events reach the log through `tracing`'s `log` feature, which the signaling
+/// server's crates turn on for every crate: winit's warnings about the X server (XSETTINGS, a
+/// display reported 0 mm wide) are left out as they were before it, its errors stay.
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-const LOG_FILTER: &str = "warn,wgpu_hal::gles=off,rtc=error,rtc_ice=error,rtc_dtls=error,rtc_sctp=error,\
+const LOG_FILTER: &str = "warn,wgpu_hal::gles=off,winit=error,rtc=error,rtc_ice=error,rtc_dtls=error,rtc_sctp=error,\
     webrtc=error,matchbox_socket=error,matchbox_signaling=error";
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]

@@ -172,6 +172,21 @@ struct App {
     page: page::Page,
 }
 
+/// A game key or pad edge that arrived now at game time `t`: to the race's runner on the
+/// race's clock in a race ([`race::LiveRace::push`]), else as [`push_at`].
+fn push_game(
+    game: &mut Loop,
+    recorder: &mut Option<Recorder>,
+    live: &mut Option<race::LiveRace>,
+    t: u64,
+    ev: InputEvent,
+) {
+    match live {
+        Some(r) => r.push(game, ev),
+        None => push_at(game, recorder, t, ev),
+    }
+}
+
 /// Hand an edge to the loop and, when recording, to the recorder, with the same time.
 fn push_at(game: &mut Loop, recorder: &mut Option<Recorder>, t: u64, ev: InputEvent) {
     if let Some(r) = recorder {
@@ -374,6 +389,16 @@ impl App {
         let PhysicalKey::Code(code) = event.physical_key else {
             return false;
         };
+        // A race from the menu that is over: Enter asks the same players for a rematch.
+        if matches!(code, KeyCode::Enter | KeyCode::NumpadEnter)
+            && event.state.is_pressed()
+            && !event.repeat
+            && self.race.as_ref().is_some_and(|r| r.rematch_ready())
+            && self.opts.race.is_none()
+        {
+            self.rematch();
+            return true;
+        }
         let key = AppKey {
             code: match code {
                 KeyCode::F3 => commands::KeyCode::F3,
@@ -446,8 +471,8 @@ impl ApplicationHandler for App {
                     return;
                 }
                 let t = self.now_ns();
-                let (game, rec) = (&mut self.game, &mut self.recorder);
-                self.keyboard.key_event(&event, is_synthetic, &mut |ev| push_at(game, rec, t, ev));
+                let (game, rec, live) = (&mut self.game, &mut self.recorder, &mut self.race);
+                self.keyboard.key_event(&event, is_synthetic, &mut |ev| push_game(game, rec, live, t, ev));
             }
             WindowEvent::Focused(focused) => {
                 log::debug!("window focus: {focused}");
@@ -509,14 +534,14 @@ impl ApplicationHandler for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if self.start.is_some() {
             let t = self.now_ns();
-            let (game, rec) = (&mut self.game, &mut self.recorder);
+            let (game, rec, live) = (&mut self.game, &mut self.recorder, &mut self.race);
             let mut menu = Vec::new();
             // Pad game input counts only while playing (a menu's A is no jump on resume).
             let playing = self.session.mode == Mode::Playing;
             self.pads.poll(
                 &mut |ev| {
                     if playing {
-                        push_at(game, rec, t, ev)
+                        push_game(game, rec, live, t, ev)
                     }
                 },
                 &mut |m| menu.push(m),

@@ -105,6 +105,9 @@ pub(super) struct LiveRace {
     just_ended: bool,
     /// Where the race was kept, for the results line.
     kept_as: Option<String>,
+    /// A race from the menu: its room code and its rematch round (0: the first race).
+    code: Option<RoomCode>,
+    round: u32,
     /// The race's sounds, each (cue, tick) once, stopped when rolled back.
     pub(super) sounds: crate::audio::rollsafe::Ledger<Option<kira::sound::static_sound::StaticSoundHandle>>,
 }
@@ -152,6 +155,8 @@ impl LiveRace {
             following: false,
             just_ended: false,
             kept_as: None,
+            code: None,
+            round: 0,
             sounds: Default::default(),
         })
     }
@@ -224,6 +229,11 @@ impl LiveRace {
         stats
     }
 
+    /// Over, from the menu: Enter would start a rematch.
+    pub(super) fn rematch_ready(&self) -> bool {
+        self.code.is_some() && matches!(self.standing, Standing::Over(_))
+    }
+
     /// The status line as of the last frame.
     pub(super) fn status(&self) -> Option<&str> {
         self.status.as_deref()
@@ -246,10 +256,10 @@ impl LiveRace {
             Standing::Racing => None,
             Standing::Over(end) => {
                 let s = &end.summary;
-                let kept =
-                    self.kept_as.as_ref().map(|p| format!("\nkept as {p} · Esc: back")).unwrap_or_default();
+                let again = if self.code.is_some() { "Enter: rematch · " } else { "" };
+                let kept = self.kept_as.as_ref().map(|p| format!("\nkept as {p}")).unwrap_or_default();
                 Some(format!(
-                    "Race over (tick {}, {}): you are player {}\n{}{kept}",
+                    "Race over (tick {}, {}): you are player {}\n{}{kept}\n{again}Esc: back",
                     s.confirmed_tick,
                     s.state_hash,
                     s.player,
@@ -282,6 +292,11 @@ impl super::App {
 
     /// Load the code's level, join its room on the settings' server, play.
     fn start_race(&mut self, code: RoomCode) {
+        self.start_race_round(code, 0);
+    }
+
+    /// [`App::start_race`] for rematch `round` (0: the first race; N: room `CODE-rN`).
+    fn start_race_round(&mut self, code: RoomCode, round: u32) {
         let Some((path, ..)) = self.menus.levels.get(usize::from(code.level) - 1).cloned() else {
             self.menus.menu.say(format!("Room {code}: there is no level {} here", code.level));
             return;
@@ -294,7 +309,8 @@ impl super::App {
             }
         };
         let server = self.opts.save.settings().net.server.trim_end_matches('/').to_string();
-        let net = match format!("{server}/{code}").parse::<NetSpec>() {
+        let room = if round == 0 { code.to_string() } else { format!("{code}-r{round}") };
+        let net = match format!("{server}/{room}").parse::<NetSpec>() {
             Ok(n) => n,
             Err(e) => {
                 self.menus.menu.say(format!("settings.toml [net] server: {e}"));
@@ -311,7 +327,9 @@ impl super::App {
         self.enter_level(level);
         let line = crate::lab::script::LevelSource::File(path.display().to_string(), 0, None);
         match LiveRace::join(&start, &mut self.game, line) {
-            Ok(r) => {
+            Ok(mut r) => {
+                r.code = Some(code);
+                r.round = round;
                 self.race = Some(r);
                 self.resume();
             }
@@ -340,6 +358,16 @@ impl super::App {
             Ok(None) => {}
             Err(w) => log::warn!("ledge: warning: {w}"),
         }
+    }
+
+    /// The menu's race is over: Enter races the same level and players again, in the room
+    /// `CODE-rN` (N: the rematch's number), which every player who presses Enter joins; the
+    /// first room is still closed while anyone looks at its results.
+    pub(super) fn rematch(&mut self) {
+        let Some(r) = &self.race else { return };
+        let Some(code) = r.code else { return };
+        let round = r.round + 1;
+        self.start_race_round(code, round);
     }
 
     /// Leave the race (Esc): the runner stops answering, the others drop it after 3 s; the

@@ -50,10 +50,18 @@ impl fmt::Display for RoomCode {
 impl std::str::FromStr for RoomCode {
     type Err = String;
 
-    /// A code as typed: spaces and dashes ignored, letters in either case.
+    /// A code as typed: spaces and dashes ignored, letters in either case, and O or I typed
+    /// where the digits go read as 0 and 1 (a code never has those letters).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let clean: Vec<u8> =
+        let mut clean: Vec<u8> =
             s.bytes().filter(|b| !matches!(b, b' ' | b'-')).map(|b| b.to_ascii_uppercase()).collect();
+        for b in clean.iter_mut().skip(4) {
+            *b = match *b {
+                b'O' => b'0',
+                b'I' => b'1',
+                other => other,
+            };
+        }
         let bad = || {
             format!("room code '{}': four letters, the level (two digits), the players (2 to 4)", s.trim())
         };
@@ -84,6 +92,7 @@ mod tests {
         assert_eq!(text.parse::<RoomCode>(), Ok(c));
         assert_eq!(text.to_lowercase().parse::<RoomCode>(), Ok(c), "either case");
         assert_eq!(format!("{}-{}", &text[..4], &text[4..]).parse::<RoomCode>(), Ok(c), "dashes ignored");
+        assert_eq!("kqxz o3 2".parse::<RoomCode>().map(|c| (c.level, c.players)), Ok((3, 2)), "O for 0");
         assert_ne!(RoomCode::new(3, 2, 1).tag, RoomCode::new(3, 2, 2).tag, "the seed picks the letters");
         for bad in ["", "KQXZ03", "KQXZ0325", "KQXZ001", "KQXZ035", "KQXO032", "1QXZ032", "KQXZ0A2"] {
             assert!(bad.parse::<RoomCode>().is_err(), "{bad}");

@@ -9,6 +9,7 @@ pub mod codec;
 pub mod handshake;
 pub mod link;
 pub mod race;
+pub mod resim;
 #[cfg(feature = "game")]
 pub mod room;
 pub mod synctest;

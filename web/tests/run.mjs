@@ -52,6 +52,12 @@
 //                   --autoplay-policy=no-user-gesture-required, after the first key one exists and
 //                   is "running"; with the default policy, #ledge-start shows and frames are
 //                   drawn before any key, a key hides it, no ledgeError. Prints the states.
+//   race            target/debug/ledge serve, a headless native peer and the page
+//                   (?net=ws://…/ROOM&players=2&exit_after=8, WebRTC on loopback, Chromium's mDNS
+//                   host candidates off) race level 1: window.ledgeRaceSummary and the native exit
+//                   lines give one state_hash at tick 480; the native --record replays to it.
+//   bench           index.html?bench=rollback: the race's re-simulation cost in the page (8 ticks,
+//                   4 players, the largest level); prints window.ledgeBench's figures.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
 // target/web-test (the screenshots, the recordings NAME.lab and each check's console,
@@ -79,6 +85,7 @@ import { Fail } from './lib/fail.mjs';
 import { fromRoot, root } from './lib/paths.mjs';
 import { startServer } from './lib/server.mjs';
 import { raceCheck } from './checks/race.mjs';
+import { benchCheck } from './checks/bench.mjs';
 
 // --- the checks ---------------------------------------------------------------------------------
 // One entry a check, in the order `checks:` in the usage lists them (all run when none is named).
@@ -116,6 +123,7 @@ const CHECKS = [
   { name: 'hidden', run: hiddenCheck },
   { name: 'audio', run: audioCheck },
   { name: 'race', run: raceCheck },
+  { name: 'bench', run: benchCheck },
 ];
 
 // --- arguments ----------------------------------------------------------------------------------

@@ -33,6 +33,9 @@ pub async fn start() -> anyhow::Result<()> {
     if let Some(list) = &query.labs {
         return run_labs(list).await;
     }
+    if query.bench {
+        return run_bench();
+    }
     let (save, warnings) = crate::save::Store::open(None);
     for w in warnings {
         log::warn!("ledge: warning: {w}");
@@ -134,4 +137,52 @@ fn run_one(script: &str, recut: Option<&str>) -> Result<crate::lab::report::Repo
             crate::lab::recut::run_recut(&text, &opts, recut, &mut |_, _| Ok(())).map_err(|e| e.to_string())
         }
     }
+}
+
+/// `?bench=rollback`: the race's re-simulation cost in this browser ([`crate::net::resim`], the
+/// native criterion bench's work): 200 rollbacks to warm up, then 20 batches of 100 timed with
+/// `performance.now()`; `window.ledgeBench` is `{"bench", "level", "batches", "per_batch",
+/// "mean_us", "best_us", "worst_us"}` (µs per rollback: the mean of all, the best and worst
+/// batch).
+fn run_bench() -> anyhow::Result<()> {
+    use crate::net::resim::{Resim, largest};
+    let levels: Vec<(String, crate::level::Level)> = (1..=12)
+        .map(|n| {
+            let name = format!("level{n}.tmx");
+            let path =
+                crate::assets::assets_dir().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels").join(&name);
+            Ok((name, crate::level::tiled_map::load_tmx(&path)?))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let i = largest(&levels).ok_or_else(|| anyhow::anyhow!("no levels"))?;
+    let (name, level) = levels[i].clone();
+    let tuning_path = crate::assets::assets_dir().map_err(|e| anyhow::anyhow!("{e}"))?.join("tuning.toml");
+    let mut resim = Resim::new(level, crate::sim::Tuning::load(&tuning_path)?);
+    let perf = web_sys::window()
+        .and_then(|w| w.performance())
+        .ok_or_else(|| anyhow::anyhow!("no performance.now()"))?;
+    let mut sink = 0u64;
+    for _ in 0..200 {
+        sink ^= resim.rollback();
+    }
+    const BATCHES: usize = 20;
+    const PER_BATCH: usize = 100;
+    let mut batch_us = Vec::with_capacity(BATCHES);
+    for _ in 0..BATCHES {
+        let t0 = perf.now();
+        for _ in 0..PER_BATCH {
+            sink ^= resim.rollback();
+        }
+        batch_us.push((perf.now() - t0) * 1000.0 / PER_BATCH as f64);
+    }
+    let mean = batch_us.iter().sum::<f64>() / BATCHES as f64;
+    let best = batch_us.iter().copied().fold(f64::INFINITY, f64::min);
+    let worst = batch_us.iter().copied().fold(0.0, f64::max);
+    let json = serde_json::json!({
+        "bench": "rollback", "level": name, "batches": BATCHES, "per_batch": PER_BATCH,
+        "mean_us": mean, "best_us": best, "worst_us": worst, "sink": sink.to_string(),
+    });
+    log::info!("ledge: rollback bench in the browser: {json}");
+    page::set_global_json("ledgeBench", &json.to_string());
+    Ok(())
 }

@@ -20,6 +20,9 @@ pub struct Query {
     pub players: Option<usize>,
     /// `?exit_after=S`: end the race at S seconds of its clock.
     pub exit_after: Option<f64>,
+    /// `?bench=rollback`: time the race's re-simulation instead of the game
+    /// (`window.ledgeBench`).
+    pub bench: bool,
 }
 
 impl Query {
@@ -39,6 +42,13 @@ impl Query {
                 "labs" if !value.is_empty() => q.labs = Some(value),
                 "labs" => return Err("?labs= needs the URL of a list of lab scripts".to_owned()),
                 "record" => q.record = true,
+                "bench" if value == "rollback" => q.bench = true,
+                "bench" => {
+                    return Err(format!(
+                        "?bench={}: the one bench is rollback",
+                        crate::printable::escape(&value)
+                    ));
+                }
                 "net" => match value.parse::<crate::race::NetSpec>() {
                     Ok(n @ crate::race::NetSpec::Room { .. }) => q.net = Some(n),
                     Ok(_) => return Err("?net=: a page races in a room: ws://HOST:PORT/ROOM".to_owned()),
@@ -139,5 +149,7 @@ mod tests {
         assert!(Query::parse("?net=udp:7000&players=2").unwrap_err().contains("a page races in a room"));
         assert!(Query::parse("?net=ws://h:1/&players=2").unwrap_err().starts_with("?net ws://h:1/: ROOM"));
         assert!(Query::parse("?exit_after=-1").unwrap_err().contains("exit_after"));
+        assert!(Query::parse("?bench=rollback").unwrap().bench);
+        assert!(Query::parse("?bench=draw").unwrap_err().contains("rollback"));
     }
 }

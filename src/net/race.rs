@@ -193,9 +193,12 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
         self.me
     }
 
-    /// Ticks whose inputs every peer has confirmed (ggrs's confirmed frame + 1).
+    /// Ticks whose inputs every peer has confirmed (ggrs's confirmed frame + 1), at most the
+    /// last tick simulated here (with every other peer gone, ggrs confirms the local input
+    /// delay's frames ahead of the simulation).
     pub fn confirmed_tick(&self) -> u64 {
-        u64::try_from(self.session.confirmed_frame() + 1).unwrap_or(0)
+        let confirmed = u64::try_from(self.session.confirmed_frame() + 1).unwrap_or(0);
+        confirmed.min(self.hashes.keys().next_back().copied().unwrap_or(0))
     }
 
     /// The hash of the world after `tick` as last simulated here (confirmed once `tick` ≤

@@ -7,21 +7,17 @@
 //!
 //! Clock: fixed tick (frames of exactly one tick each, alpha 0).
 
+mod common;
+
 use ledge::game_loop::{Loop, RollbackSim, TickDriver};
 use ledge::input::latch::TickInput;
 use ledge::input::{Action, InputEvent, Source};
 use ledge::sim::World;
-use ledge::time::StepperConfig;
-use std::path::PathBuf;
 
 const TICK_NS: u64 = 16_666_667;
 
 fn race_loop() -> Loop {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let level = ledge::level::tiled_map::load_tmx(&root.join("assets/levels/level1.tmx")).expect("level 1");
-    let tuning = ledge::sim::Tuning::load(&root.join("assets/tuning.toml")).expect("tuning");
-    let mut lp = Loop::new(level, tuning, StepperConfig::default()).expect("loop");
-    lp.set_players(2);
+    let mut lp = common::levels::race_on_level1(2);
     lp.set_followed(1);
     lp
 }

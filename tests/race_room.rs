@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::field;
 use common::proc::Proc;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -94,12 +95,6 @@ fn peer(
         c.arg("--record").arg(r);
     }
     Proc::spawn(name, &mut c)
-}
-
-/// The value of `key=` in the line starting with `prefix`.
-fn field<'a>(out: &'a str, prefix: &str, key: &str) -> Option<&'a str> {
-    let line = out.lines().find(|l| l.starts_with(prefix))?;
-    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
 }
 
 #[test]

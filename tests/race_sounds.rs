@@ -7,22 +7,17 @@
 //! Clock: fixed tick (frames of exactly one tick each).
 
 use ledge::audio::rollsafe::Ledger;
+mod common;
+
 use ledge::game_loop::Loop;
 use ledge::input::{Action, InputEvent, Source};
 use ledge::net::synctest::SyncTest;
 use ledge::sim::cues::Cue;
-use ledge::time::StepperConfig;
-use std::path::PathBuf;
 
 const TICK_NS: u64 = 16_666_667;
 
 fn race_loop() -> Loop {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let level = ledge::level::tiled_map::load_tmx(&root.join("assets/levels/level1.tmx")).expect("level 1");
-    let tuning = ledge::sim::Tuning::load(&root.join("assets/tuning.toml")).expect("tuning");
-    let mut lp = Loop::new(level, tuning, StepperConfig::default()).expect("loop");
-    lp.set_players(2);
-    lp
+    common::levels::race_on_level1(2)
 }
 
 /// Player 1 runs right and jumps every 40 ticks; player 2 runs right from tick 30.

@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::field;
 use common::proc::Proc;
 use ledge::sim::rng::SplitMix64;
 use std::net::{SocketAddr, UdpSocket};
@@ -49,12 +50,6 @@ fn peer(name: &str, port: u16, peers: &str, script: &Path, exit_after: f64, reco
         c.arg("--record").arg(r);
     }
     Proc::spawn(name, &mut c)
-}
-
-/// The value of `key=` in the line starting with `prefix`.
-fn field<'a>(out: &'a str, prefix: &str, key: &str) -> Option<&'a str> {
-    let line = out.lines().find(|l| l.starts_with(prefix))?;
-    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
 }
 
 /// The relay: what peer A sends to `a_side` reaches B from `b_side`, and back. Each datagram

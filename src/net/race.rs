@@ -164,6 +164,16 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
         self.delay
     }
 
+    /// The largest round trip to another peer ggrs has measured, ms (0 before it has one).
+    pub fn ping_ms(&self) -> u128 {
+        (0..self.players)
+            .filter(|&k| k != self.me)
+            .filter_map(|k| self.session.network_stats(k).ok())
+            .map(|n| n.ping)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Grow the delay when a second has passed since the last look and the ping asks for more.
     fn adapt(&mut self, frame: i32) {
         let Some(hz) = self.adaptive else { return };
@@ -171,12 +181,7 @@ impl<A: Clone + PartialEq + Eq + Hash + Debug + 'static> RaceDriver<A> {
             return;
         }
         self.next_adapt = frame + i32::try_from(hz).unwrap_or(60);
-        let rtt = (0..self.players)
-            .filter(|&k| k != self.me)
-            .filter_map(|k| self.session.network_stats(k).ok())
-            .map(|n| n.ping)
-            .max()
-            .unwrap_or(0);
+        let rtt = self.ping_ms();
         let want = delay_for_ping(rtt, hz);
         if want > self.delay && self.session.set_input_delay(self.me, want).is_ok() {
             self.delay = want;

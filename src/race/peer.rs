@@ -254,15 +254,8 @@ impl<T: Transport> RacePeer<T> {
     /// delay, the last and the largest rollback, the stalled frames; `None` before the
     /// session exists.
     pub fn panel(&mut self) -> Option<String> {
-        let players = self.players;
-        let me = self.me()?;
-        let driver = self.driver.as_mut()?;
-        let ping = (0..players)
-            .filter(|&k| k != me)
-            .filter_map(|k| driver.session().network_stats(k).ok())
-            .map(|n| n.ping)
-            .max()
-            .unwrap_or(0);
+        let driver = self.driver.as_ref()?;
+        let ping = driver.ping_ms();
         let s = driver.stats();
         Some(format!(
             "net: ping {ping} ms · input delay {} · rollback {} (largest {}) · stalls {}",
@@ -501,7 +494,6 @@ impl<T: Transport> RacePeer<T> {
             .synced_at
             .map_or(0, |t| t.saturating_duration_since(self.gathering_since).as_millis() as u64);
         let me = self.me().unwrap_or(0);
-        let players = self.players;
         let counts = self.transport.counts();
         let w = lp.world();
         let (ticks, jumps, respawns) = (w.tick, w.jumps, w.respawns);
@@ -531,12 +523,7 @@ impl<T: Transport> RacePeer<T> {
         };
         let end = self.end_tick.map_or(driver.confirmed_tick(), |t| t.min(driver.confirmed_tick()));
         let hash = driver.hash_at(end).unwrap_or(0);
-        let ping = (0..players)
-            .filter(|&k| k != me)
-            .filter_map(|k| driver.session().network_stats(k).ok())
-            .map(|n| n.ping)
-            .max()
-            .unwrap_or(0);
+        let ping = driver.ping_ms();
         let s = driver.stats();
         RaceEnd {
             summary: RaceSummary {

@@ -60,3 +60,14 @@ pub fn write_flat_level(path: &Path) {
     );
     fs::write(path, tmx).expect("write flat level");
 }
+
+/// A loop racing `players` on shipped level 1 with the shipped tuning.
+pub fn race_on_level1(players: usize) -> ledge::game_loop::Loop {
+    let tuning =
+        ledge::sim::Tuning::load(&root().join("assets/tuning.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let mut lp =
+        ledge::game_loop::Loop::new(shipped("level1"), tuning, ledge::time::StepperConfig::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+    lp.set_players(players);
+    lp
+}

@@ -55,3 +55,10 @@ pub fn ledge() -> Command {
     c.env("LEDGE_AUDIO", "off");
     c
 }
+
+/// The value of `key=` in the line of `out` starting with `prefix` (a peer's exit lines:
+/// `ledge: … state_hash=…`, `net: … player=…`).
+pub fn field<'a>(out: &'a str, prefix: &str, key: &str) -> Option<&'a str> {
+    let line = out.lines().find(|l| l.starts_with(prefix))?;
+    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}

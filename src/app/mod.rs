@@ -317,6 +317,10 @@ impl App {
     /// settings page's row also saves it: `menus.rs`). A recording holds one speed (its
     /// `config game_speed`), so the keys do nothing while recording.
     fn step_game_speed(&mut self, up: bool) {
+        if self.race.is_some() {
+            log::info!("game speed stays 100 %: a race is always full speed");
+            return;
+        }
         if self.recorder.is_some() {
             log::info!("game speed stays {} %: --record keeps one speed", self.game.game_speed().percent());
             return;

@@ -101,6 +101,8 @@ pub(super) struct LiveRace {
     exit_when_over: bool,
     /// The loop follows this peer's runner.
     following: bool,
+    /// The game speed before the race, given back when it is left.
+    speed_before: crate::time::GameSpeed,
     /// The race ended this frame (the app keeps its record once).
     just_ended: bool,
     /// Where the race was kept, for the results line.
@@ -124,6 +126,9 @@ impl LiveRace {
         level_line: crate::lab::script::LevelSource,
     ) -> Result<LiveRace, String> {
         game.set_players(start.players.count());
+        // A race is always 100 % (NET.md): the game-speed assist waits for single play.
+        let speed_before = game.game_speed();
+        game.set_game_speed(crate::time::GameSpeed::FULL);
         game.quiet_look();
         let end_tick = start.exit_after.map(|s| (s * f64::from(game.config().tick_hz)).round() as u64);
         let n = start.players.count();
@@ -153,6 +158,7 @@ impl LiveRace {
             #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
             exit_when_over: start.exit_after.is_some(),
             following: false,
+            speed_before,
             just_ended: false,
             kept_as: None,
             code: None,
@@ -326,10 +332,15 @@ impl super::App {
         self.session.choose(path.clone());
         self.enter_level(level);
         let line = crate::lab::script::LevelSource::File(path.display().to_string(), 0, None);
+        // A rematch keeps the speed from before the first race.
+        let speed_before = self.race.as_ref().map(|r| r.speed_before);
         match LiveRace::join(&start, &mut self.game, line) {
             Ok(mut r) => {
                 r.code = Some(code);
                 r.round = round;
+                if let Some(s) = speed_before {
+                    r.speed_before = s;
+                }
                 self.race = Some(r);
                 self.resume();
             }
@@ -373,9 +384,10 @@ impl super::App {
     /// Leave the race (Esc): the runner stops answering, the others drop it after 3 s; the
     /// loop back to one player, the title.
     pub(super) fn leave_race(&mut self) {
-        self.race = None;
+        let Some(r) = self.race.take() else { return };
         self.game.set_followed(0);
         self.game.set_players(1);
+        self.game.set_game_speed(r.speed_before);
         self.session.mode = super::Mode::Title;
         self.open_menu(super::Mode::Title);
         self.request_redraw();

@@ -12,18 +12,22 @@
 //! time runs. Hot reload swaps a new version of the level in between two frames
 //! (`game_loop/reload.rs`).
 
+mod latency;
 mod look;
 mod players;
 mod records;
 mod reload;
 mod rollback;
+mod savestates;
 mod shown;
 mod time_tools;
 
 pub use records::{FrameStats, PlayerState, Point, RunnerState, TickRecord, Totals};
 
+pub use latency::{InputShown, percentiles};
 pub use reload::Carried;
 pub use rollback::{RollbackSim, TickDriver};
+pub use savestates::{MAX_SAVESTATE_NAME, MAX_SAVESTATES, SavestateError};
 
 use crate::cosmetic::{Cosmetic, CosmeticDraw, CosmeticSettings};
 use crate::input::InputEvent;
@@ -105,6 +109,10 @@ pub struct Loop {
     cosmetic_draw: CosmeticDraw,
     /// The camera and cosmetic state kept beside every world state of `history`.
     look_history: look::LookHistory,
+    /// Savestates by name and the load the next tick performs (`game_loop/savestates.rs`).
+    savestates: savestates::Savestates,
+    /// Presses and releases on their way to the screen (`game_loop/latency.rs`).
+    latency: latency::LatencyProbe,
 }
 
 impl Loop {
@@ -154,6 +162,8 @@ impl Loop {
             cosmetic,
             cosmetic_draw: CosmeticDraw::default(),
             look_history,
+            savestates: savestates::Savestates::default(),
+            latency: latency::LatencyProbe::default(),
         })
     }
 
@@ -161,6 +171,25 @@ impl Loop {
     /// Events must be pushed in arrival order.
     pub fn push_event(&mut self, t_ns: u64, ev: InputEvent) {
         self.raw.push_back((t_ns, 0, ev));
+    }
+
+    /// The last frame was shown at `t_ns` (on the clock of [`Loop::frame`]'s `now_ns`): the
+    /// presses and releases it was the first to draw anything of are timed
+    /// ([`Loop::take_inputs_shown`]). The lab calls it at each frame's end, the game when
+    /// `present` returns.
+    pub fn inputs_shown_at(&mut self, t_ns: u64) {
+        self.latency.shown_at(t_ns);
+    }
+
+    /// The presses and releases timed since the last call (LAB.md Version 4
+    /// `summary.inputs`; the game's `--latency-log`), in the order they were shown.
+    pub fn take_inputs_shown(&mut self) -> Vec<InputShown> {
+        self.latency.take_done()
+    }
+
+    /// The presses and releases not yet shown, in arrival order (`shown_ns` is `None`).
+    pub fn inputs_unshown(&self) -> impl Iterator<Item = &InputShown> {
+        self.latency.unshown()
     }
 
     /// Place the player at `pos` (hitbox top-left, pixels) with zero velocity at the next tick,
@@ -194,6 +223,8 @@ impl Loop {
             self.raw.pop_front();
             let offset = t.saturating_sub(frame_start);
             let tick = first_tick + plan.tick_for_offset(offset, self.config.tick_hz);
+            // The latch applies an edge in its tick, or the next to run if that one is gone.
+            self.latency.note(player, t, tick.max(first_tick + 1), ev);
             self.schedule_for(player, tick, ev);
         }
         self.ticks_this_frame.clear();
@@ -206,6 +237,7 @@ impl Loop {
         }
         let tick_ns_measured = started.map_or(0, |s| s.elapsed().as_nanos() as u64);
         let alpha = self.stepper.alpha();
+        self.latency.frame_drawn(self.ticks_run, alpha);
         let hz = self.config.tick_hz;
         if self.presenting {
             self.drawn = self.bodies.player(alpha);
@@ -247,6 +279,14 @@ impl Loop {
         self.ticks_run += 1;
         let (input, mut consumed) = self.latch.input_for_tick(self.ticks_run);
         let race = !self.world.others.is_empty();
+        if let Some(name) = self.take_pending_load() {
+            if race {
+                // Every player's edges of a load tick go nowhere, as player 1's do.
+                consumed += self.race_inputs(self.ticks_run, input).1;
+            }
+            self.load_tick(&name, input);
+            return consumed;
+        }
         self.rewinding = input.held(Action::Rewind) && !race;
         if self.rewinding {
             self.rewind_tick(input);
@@ -295,6 +335,7 @@ impl Loop {
             jump_started: out.jump_started,
             respawned,
             rewound: false,
+            loaded: false,
             died: out.died,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),

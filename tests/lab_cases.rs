@@ -515,6 +515,7 @@ fn rise_matches_labcheck_on_hand_made_ticks() {
         jump_started,
         respawned: false,
         rewound: false,
+        loaded: false,
         died: false,
         entities: Vec::new(),
         riding: None,

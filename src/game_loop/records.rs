@@ -113,6 +113,10 @@ pub struct TickRecord {
     pub respawned: bool,
     /// A rewind tick: `tick` and the state are the restored ones (LAB.md "Time tools").
     pub rewound: bool,
+    /// A load tick: `tick` and the state are the savestate's (LAB.md Version 4
+    /// "Savestates"); written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub loaded: bool,
     /// The player died in this tick (hazard, pit, saw, walker, squish; not a teleport).
     pub died: bool,
     /// Every entity after the tick (LAB.md "Version 2 additions"); empty and not written in a
@@ -172,6 +176,14 @@ pub struct Totals {
     pub cap_hits: u64,
     /// Rewind ticks among `ticks` (LAB.md "Time tools").
     pub rewound_ticks: u64,
+    /// Load ticks among `ticks` (LAB.md Version 4 `loadstate`); written only when not 0, so
+    /// a run that loads nothing reports as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub loaded_ticks: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Totals {

@@ -35,6 +35,7 @@ impl Loop {
             jump_started: false,
             respawned: false,
             rewound: true,
+            loaded: false,
             died: false,
             entities: self.entity_records(),
             riding: (!self.world.entities.is_empty()).then_some(self.world.riding),

@@ -138,7 +138,7 @@ impl Builder {
                 rec.tick,
                 GhostTick {
                     pos: DVec2::new(p.x, p.y),
-                    snapped: rec.respawned || kept_snap,
+                    snapped: rec.respawned || rec.loaded || kept_snap,
                     facing_left: self.facing_left,
                     pose: PlayerPose::of_motion(p.on_ground, vel, self.run_ticks, hz),
                 },

@@ -128,10 +128,10 @@ fn timeline(script: &Script, name: &str) -> Result<Timeline, LabError> {
                 }
             }
             Step::Resize(..) => {}
-            Step::Teleport(..) | Step::TickCost(..) => {
+            Step::Teleport(..) | Step::TickCost(..) | Step::Savestate(_) | Step::Loadstate(_) => {
                 return Err(fail(
                     *line,
-                    "netlab: a peer's script has frames and input only (no teleport, tick-cost)",
+                    "netlab: a peer's script has frames and input only (no teleport, tick-cost, savestate)",
                 ));
             }
         }

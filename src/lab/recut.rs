@@ -139,12 +139,8 @@ impl Timeline {
 /// The script `script` with its frames re-cut by `recut` over `timeline` (a run of `script`
 /// as written): same setup, every event `@MS` at its time, `tick-cost` dropped.
 pub fn recut_script(script: &Script, timeline: &Timeline, recut: Recut) -> Script {
-    let teleports: Vec<u64> = timeline
-        .items
-        .iter()
-        .filter(|(_, s, _)| matches!(s, Step::Teleport(..)))
-        .map(|&(t, _, _)| t)
-        .collect();
+    let teleports: Vec<u64> =
+        timeline.items.iter().filter(|(_, s, _)| at_tick_boundary(s)).map(|&(t, _, _)| t).collect();
     let ends = recut.frame_ends(timeline.total_ns, &teleports);
     let mut items: Vec<&(u64, Step, usize)> = timeline.items.iter().collect();
     items.sort_by_key(|(t, _, _)| *t); // stable: equal times keep script order
@@ -167,6 +163,13 @@ pub fn recut_script(script: &Script, timeline: &Timeline, recut: Recut) -> Scrip
     }
     frames_until(u64::MAX, &mut steps, &mut clock);
     Script { steps, ..script.clone() }
+}
+
+/// A step that acts at the first tick boundary after the frame it follows (a teleport, a
+/// savestate, a load): the re-cut splits the frame that spans its time there, so it acts on
+/// the same tick as in the original.
+fn at_tick_boundary(step: &Step) -> bool {
+    matches!(step, Step::Teleport(..) | Step::Savestate(_) | Step::Loadstate(_))
 }
 
 /// Run `text` re-cut by `recut` ([`super::run_script_observed`] on the re-cut script);

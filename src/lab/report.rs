@@ -166,6 +166,63 @@ pub struct SummaryReport {
     /// Version 4); `None`, not written, with one player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finish_ticks: Option<Vec<Option<u64>>>,
+    /// Every press and release with the tick it applied in and how long until a frame drew
+    /// anything of that tick (LAB.md Version 4 "Latency"), in arrival order.
+    pub inputs: Vec<InputReport>,
+    /// p50, p99 and the largest of `inputs[].shown_ms`.
+    pub shown_ms: ShownStats,
+}
+
+/// One entry of `summary.inputs` (LAB.md Version 4 "Latency").
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct InputReport {
+    /// The action (`jump`, `left`, …).
+    pub action: &'static str,
+    /// `press` or `release`. An addition to LAB.md.
+    pub edge: &'static str,
+    /// Whose edge, 1-based.
+    pub player: u8,
+    /// Arrival, milliseconds on the loop's clock (the script's clock less any pause).
+    pub at_ms: f64,
+    /// The tick it applied in (ticks run, 1-based).
+    pub tick: u64,
+    /// Milliseconds from arrival to the end of the first frame that draws anything of `tick`
+    /// (a later tick, or `tick` with `alpha` > 0); `None` (`null`) if the run ends first.
+    pub shown_ms: Option<f64>,
+}
+
+impl From<&crate::game_loop::InputShown> for InputReport {
+    fn from(e: &crate::game_loop::InputShown) -> Self {
+        InputReport {
+            action: e.action.name(),
+            edge: if e.press { "press" } else { "release" },
+            player: e.player + 1,
+            at_ms: e.at_ns as f64 / 1e6,
+            tick: e.tick,
+            shown_ms: e.delay_ms(),
+        }
+    }
+}
+
+/// `summary.shown_ms`: nearest-rank percentiles of the shown delays, milliseconds
+/// ([`crate::game_loop::percentiles`]); each `null` when no input was shown.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct ShownStats {
+    /// Median.
+    pub p50: Option<f64>,
+    /// 99th percentile.
+    pub p99: Option<f64>,
+    /// Largest.
+    pub max: Option<f64>,
+}
+
+impl ShownStats {
+    /// The statistics of `inputs`' shown delays.
+    pub fn of(inputs: &[InputReport]) -> Self {
+        let delays: Vec<f64> = inputs.iter().filter_map(|i| i.shown_ms).collect();
+        let (p50, p99, max) = crate::game_loop::percentiles(&delays);
+        ShownStats { p50, p99, max }
+    }
 }
 
 /// Settings the lab echoes in `config` after the loop's own (LAB.md "Version 2 additions"),

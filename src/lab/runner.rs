@@ -161,6 +161,8 @@ pub(crate) fn run_driven(
     let mut last_steps = 0u32;
     let mut frame_index = 0u64;
     let mut pause = Pause { enabled: pause_on_focus_loss, since: None, total_ns: 0 };
+    // Presses and releases shown so far (`summary.inputs`).
+    let mut inputs = Vec::new();
     for (step, line) in &script.steps {
         match *step {
             Step::Event { event, at, player } => {
@@ -216,6 +218,10 @@ pub(crate) fn run_driven(
                         None => lp.frame(now),
                     };
                     last_steps = f.steps;
+                    if !paused {
+                        lp.inputs_shown_at(now);
+                        inputs.extend(lp.take_inputs_shown());
+                    }
                     if let Some(observe) = observe.as_deref_mut() {
                         observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
                     }
@@ -250,8 +256,12 @@ pub(crate) fn run_driven(
             }
             Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
             Step::TickCost(ns) => tick_cost_ns = ns,
+            Step::Savestate(ref name) => lp.savestate(name).map_err(|e| fail(*line, e.to_string()))?,
+            Step::Loadstate(ref name) => lp.loadstate(name).map_err(|e| fail(*line, e.to_string()))?,
         }
-        if let (Some(tl), Step::Resize(..) | Step::Teleport(..)) = (timeline.as_deref_mut(), step) {
+        let noted =
+            matches!(step, Step::Resize(..) | Step::Teleport(..) | Step::Savestate(_) | Step::Loadstate(_));
+        if let (Some(tl), true) = (timeline.as_deref_mut(), noted) {
             tl.note(clock_ns, step, *line);
         }
     }
@@ -259,6 +269,10 @@ pub(crate) fn run_driven(
         tl.total_ns = clock_ns;
     }
 
+    inputs.extend(lp.inputs_unshown().copied());
+    inputs.sort_by_key(|e| e.at_ns); // stable: equal times keep their order
+    let inputs: Vec<InputReport> = inputs.iter().map(InputReport::from).collect();
+    let shown_ms = ShownStats::of(&inputs);
     let w = lp.world();
     Ok(Report {
         config: *lp.config(),
@@ -275,6 +289,8 @@ pub(crate) fn run_driven(
             level_complete: w.level_complete,
             finish_ticks: (w.players() > 1)
                 .then(|| (0..w.players()).map(|k| w.runner_view(k).finished_at).collect()),
+            inputs,
+            shown_ms,
         },
     })
 }

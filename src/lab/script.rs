@@ -6,6 +6,7 @@
 //! text ([`parse_ms`]): no floating point on the way, so `16.6667` is 16,666,700 ns exactly and
 //! any time up to `u64::MAX` ns (584 years) is exact. [`super::writer`] writes what this reads.
 
+use crate::game_loop::{MAX_SAVESTATE_NAME, MAX_SAVESTATES};
 use crate::input::{Action, InputEvent, Source};
 use crate::level::{ContentHash, EntitySpec};
 
@@ -44,6 +45,11 @@ pub enum Step {
     Teleport(f64, f64),
     /// `tick-cost MS`: each frame lasts at least (ticks in the previous frame) x MS; nanoseconds.
     TickCost(u64),
+    /// `savestate NAME` (LAB.md Version 4): keep the state after the last tick run as NAME.
+    Savestate(Box<str>),
+    /// `loadstate NAME`: the next tick restores NAME (saved on an earlier line) instead of
+    /// stepping.
+    Loadstate(Box<str>),
 }
 
 /// Where the level comes from.
@@ -87,6 +93,11 @@ impl Script {
         self.steps
             .iter()
             .any(|(s, _)| matches!(s, Step::Event { event: InputEvent::Press(_, Action::Rewind), .. }))
+    }
+
+    /// The script loads a savestate somewhere (LAB.md Version 4 `loadstate`).
+    pub fn loads(&self) -> bool {
+        self.steps.iter().any(|(s, _)| matches!(s, Step::Loadstate(_)))
     }
 }
 
@@ -295,6 +306,8 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
     let mut players_line = None;
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut timeline_started = false;
+    // The savestate names written so far (a `loadstate` must name one).
+    let mut saved: std::collections::BTreeSet<Box<str>> = std::collections::BTreeSet::new();
     let (mut frames, mut events) = (0u64, 0usize);
     while let Some((n, raw)) = lines.next() {
         let content = raw.split('#').next().unwrap_or("").trim();
@@ -474,6 +487,22 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
             }
             // Where hot reload swapped a file in a recording: refused ([`super::changed`]).
             "level-changed" | "tuning-changed" => return err(n, super::changed::refusal(head, toks)),
+            "savestate" | "loadstate" => {
+                timeline_started = true;
+                let name = savestate_name(toks.next(), head, n)?;
+                no_more(toks, n)?;
+                if head == "savestate" {
+                    saved.insert(name.clone());
+                    if saved.len() > MAX_SAVESTATES {
+                        return err(n, format!("more than {MAX_SAVESTATES} savestate names in one script"));
+                    }
+                    script.steps.push((Step::Savestate(name), n));
+                } else if saved.contains(&name) {
+                    script.steps.push((Step::Loadstate(name), n));
+                } else {
+                    return err(n, format!("loadstate {name}: no 'savestate {name}' line before it"));
+                }
+            }
             "tick-cost" => {
                 let ns = millis(toks.next(), "tick-cost MS", n)?;
                 no_more(toks, n)?;
@@ -494,6 +523,23 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
         );
     }
     Ok(script)
+}
+
+/// A `savestate`/`loadstate` NAME: 1 to [`MAX_SAVESTATE_NAME`] bytes of letters, digits, `-`,
+/// `_` and `.`.
+fn savestate_name(tok: Option<&str>, head: &str, line: usize) -> Result<Box<str>, ParseError> {
+    let Some(name) = tok else { return err(line, format!("{head}: missing NAME")) };
+    let ok = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+    if name.len() > MAX_SAVESTATE_NAME || !name.bytes().all(ok) {
+        return err(
+            line,
+            format!(
+                "{head}: NAME must be 1 to {MAX_SAVESTATE_NAME} letters, digits, '-', '_' or '.', got '{}'",
+                crate::printable::escape(name)
+            ),
+        );
+    }
+    Ok(name.into())
 }
 
 /// The rest of an input line after its edge: an optional `pK`, then the optional `+MS`/`@MS`,

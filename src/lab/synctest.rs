@@ -29,7 +29,8 @@ pub enum SyncTestFailure {
 ///
 /// # Errors
 /// [`SyncTestFailure::Script`] for anything `ledge lab` refuses, an out-of-range depth, or a
-/// script that rewinds (rewind is off in a race, and a rewound tick is no rollback frame);
+/// script that rewinds or loads a savestate (both are off in a race, and a rewound or loaded
+/// tick is no rollback frame);
 /// [`SyncTestFailure::Mismatch`] for the first tick that re-simulates differently.
 pub fn run_synctest(text: &str, opts: &LabOptions, depth: usize) -> Result<Report, SyncTestFailure> {
     let fail = |line: usize, msg: String| LabError { script: opts.script_name.clone(), line, msg };
@@ -38,6 +39,13 @@ pub fn run_synctest(text: &str, opts: &LabOptions, depth: usize) -> Result<Repor
         return Err(
             fail(0, "--synctest: the script rewinds; rewind is off in a rollback session".into()).into()
         );
+    }
+    if script.loads() {
+        return Err(fail(
+            0,
+            "--synctest: the script loads a savestate; savestates are off in a rollback session".into(),
+        )
+        .into());
     }
     let mut test = SyncTest::new(script.players, depth).map_err(|e| fail(0, e.to_string()))?;
     let report = run_driven(&script, opts, None, None, Some(&mut test))?;

@@ -133,6 +133,8 @@ impl ScriptWriter {
             Step::Resize(w, h) => self.line(&format!("resize {w} {h}")),
             Step::Teleport(x, y) => self.line(&format!("teleport {x} {y}")),
             Step::TickCost(ns) => self.line(&format!("tick-cost {}", format_ms(ns))),
+            Step::Savestate(ref name) => self.line(&format!("savestate {name}")),
+            Step::Loadstate(ref name) => self.line(&format!("loadstate {name}")),
         }
     }
 

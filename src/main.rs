@@ -60,6 +60,10 @@ struct PlayArgs {
     /// Record the session as a lab script; `ledge lab FILE` replays it to the same state hash.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Write one CSV row per press and release: its arrival, the tick it applied in, when the
+    /// first frame showing that tick was presented, and the difference in ms.
+    #[arg(long, value_name = "FILE")]
+    latency_log: Option<PathBuf>,
     /// Reduced motion: no camera easing: the camera moves only with the player.
     #[arg(long)]
     reduced_motion: bool,
@@ -300,6 +304,7 @@ fn main() -> ExitCode {
                 stats: cli.stats,
                 tuning: cli.tuning,
                 record: cli.record,
+                latency_log: cli.latency_log,
                 reduced_motion: cli.reduced_motion || display.reduced_motion,
                 hitch: cli.hitch,
                 stress: cli.stress,

@@ -118,6 +118,7 @@ fn telemetry_overlay_over_the_game() {
             total_caps: 2,
             sprites: 123,
             stress: 0,
+            latency: (Some(24.9), Some(41.2), 96),
         };
         let mut layer = Layer::default();
         telemetry_overlay(&mut layer, &scr, &tel, &shown, &info);

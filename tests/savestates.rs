@@ -78,7 +78,7 @@ fn a_load_across_a_respawn_snaps_the_picture_to_the_saved_tick() {
     assert_eq!(got.stats.camera, other.stats.camera);
     assert_eq!(got.view, other.view);
     assert_eq!(got.drawn_entities, other.drawn_entities);
-    let crumble = got.drawn_entities.as_deref().expect("entities")[0].clone();
+    let crumble = got.drawn_entities.as_deref().expect("entities")[0];
     let kept = &saved.entities[0];
     assert_eq!((crumble.x, crumble.y), (kept.x, kept.y), "the crumble is drawn where it was saved");
 }

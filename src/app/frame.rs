@@ -42,6 +42,7 @@ impl App {
                 total_caps: totals.cap_hits,
                 sprites: self.gfx.as_ref().map_or(0, |g| g.renderer.instance_count()),
                 stress: self.stress.len(),
+                latency: self.latency.recent_percentiles(),
             },
         });
         let levels = self.level_entries();
@@ -181,6 +182,10 @@ impl App {
             self.ui = ui;
             #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
             self.page_frame();
+        }
+        if drawn && playing {
+            let presented = self.now_ns();
+            self.latency.after_present(&mut self.game, presented);
         }
         let now = Instant::now();
         let end = FrameEnd {

@@ -140,6 +140,7 @@ mod tests {
             total_caps: 0,
             sprites: 0,
             stress: 0,
+            latency: (None, None, 0),
         };
         let f3 = F3 { telemetry: &tel, shown: &shown, info };
         let texts = |f: &FrameUi<'_>| {
@@ -212,6 +213,7 @@ mod tests {
             total_caps: 0,
             sprites: 900,
             stress: 0,
+            latency: (Some(24.9), Some(41.2), 256),
         };
         let f3 = F3 { telemetry: &tel, shown: &shown, info };
         let mut settings = crate::save::Settings::default();

@@ -77,6 +77,7 @@ mod frame;
 pub mod frame_ui;
 pub mod ghosts;
 mod graphics;
+mod latency_log;
 mod menus;
 mod options;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
@@ -136,6 +137,8 @@ struct App {
     clock: GameClock,
     /// The last frames, for the F3 overlay.
     telemetry: Telemetry,
+    /// Input-to-present delays: F3's p50/p99 and `--latency-log`.
+    latency: latency_log::LatencyLog,
     /// The overlay's numbers, refreshed a few times a second (`frame::STATS_REFRESH`).
     shown_stats: TelemetryStats,
     stats_at: Option<Instant>,

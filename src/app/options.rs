@@ -28,6 +28,9 @@ pub struct AppOptions {
     /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
     /// state hash). A recording covers one level: finishing it ends the session.
     pub record: Option<PathBuf>,
+    /// `--latency-log FILE`: one CSV row per press and release, from its arrival to the
+    /// present of the first frame showing its tick (`app/latency_log.rs`).
+    pub latency_log: Option<PathBuf>,
     /// No camera easing: the camera moves only with the player. `--reduced-motion` or the
     /// settings' `display.reduced_motion`.
     pub reduced_motion: bool,

@@ -80,6 +80,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         recorder,
         clock: GameClock::default(),
         telemetry: Telemetry::default(),
+        latency: super::latency_log::LatencyLog::open(opts.latency_log.as_deref())?,
         shown_stats: TelemetryStats::default(),
         stats_at: None,
         show_overlay: false,
@@ -135,6 +136,7 @@ impl App {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn finish(&mut self) -> anyhow::Result<super::Summary> {
         let summary = self.summary();
+        self.latency.finish(&self.game)?;
         if let Some(race) = &mut self.race {
             let end = race.finish(&self.game).map_err(anyhow::Error::msg)?;
             if let Some(path) = &self.opts.record {

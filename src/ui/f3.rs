@@ -37,6 +37,9 @@ pub struct OverlayInfo<'a> {
     pub sprites: usize,
     /// Of those, `--stress` sprites.
     pub stress: usize,
+    /// Event-to-present latency over the recent presses and releases, milliseconds: p50, p99
+    /// and how many (`app/latency_log.rs`).
+    pub latency: (Option<f64>, Option<f64>, usize),
 }
 
 /// The overlay's text lines (no layout), from `st` (a [`Telemetry::stats`] snapshot).
@@ -70,6 +73,12 @@ pub fn overlay_lines(st: &TelemetryStats, info: &OverlayInfo<'_>) -> Vec<String>
             if info.vsync { "on" } else { "off" }
         ),
         format!("sprites {} ({} stress)   adapter {}", info.sprites, info.stress, info.adapter),
+        match info.latency {
+            (Some(p50), Some(p99), n) => {
+                format!("input→present p50 {p50:5.1} ms  p99 {p99:5.1}  ({n} edges)")
+            }
+            _ => "input→present: no press yet".to_owned(),
+        },
     ]
 }
 
@@ -261,6 +270,7 @@ mod tests {
             total_caps: 0,
             sprites: 10,
             stress: 0,
+            latency: (Some(21.5), Some(33.0), 40),
         };
         let mut out = Layer::default();
         telemetry_overlay(&mut out, &scr, &t, &t.stats(), &info);
@@ -290,6 +300,7 @@ mod tests {
             "inputs consumed",
             "clamps 1",
             "present Fifo",
+            "input→present p50  21.5 ms  p99  33.0  (40 edges)",
             "adapter llvmpipe",
         ] {
             assert!(all.contains(want), "{want} missing from:\n{all}");

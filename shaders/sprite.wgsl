@@ -114,5 +114,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         let tint = RIVAL_TINTS[(in.flags >> 4u) & 3u];
         return vec4<f32>(mix(texel.rgb, tint, 0.55), RIVAL_ALPHA);
     }
-    return texel;
+    // Opaque: what survives the alpha test covers what is under it (the world image keeps
+    // premultiplied alpha, src/render/composite.rs).
+    return vec4<f32>(texel.rgb, 1.0);
 }

@@ -410,8 +410,11 @@ fn every_entity_kind_from_the_simulation() {
             }
         }
     }
-    // The row the platform's top edge lands on: pixel centres y + 0.5 at or below it are in.
-    let top = (screen(platform.pos).y - 0.5).ceil() as i64;
+    // The row the platform's top edge lands on: the world is drawn at art resolution
+    // (src/present/art.rs), so its top is snapped to a whole art pixel, then scaled and shifted
+    // by the camera's sub-pixel remainder.
+    let placed = ledge::present::art::place(camera, scale as f32);
+    let top = ((platform.pos.y - placed.origin.y + 0.5).floor() * scale - placed.shift_px.y) as i64;
     assert_eq!(lowest, top - 1, "the player's lowest drawn row is right above the platform's first row");
     for x in x0..x1 {
         if (0..i64::from(H)).any(|y| px(&img, x, y) != px(&bare, x, y)) {

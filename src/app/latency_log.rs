@@ -43,7 +43,7 @@ impl LatencyLog {
     pub fn open(path: Option<&Path>) -> anyhow::Result<Self> {
         let file = match path {
             Some(p) => {
-                crate::save::atomic::write_atomic(p, HEADER.as_bytes())
+                write_file(p, HEADER.as_bytes())
                     .map_err(|e| anyhow::anyhow!("--latency-log {}: {e}", p.display()))?;
                 Some((p.to_path_buf(), HEADER.to_owned()))
             }
@@ -84,20 +84,33 @@ impl LatencyLog {
         };
     }
 
-    /// The game ended: add the edges never shown and write the file whole.
+    /// The game ended: add the edges never shown and write the file whole. (The page never
+    /// ends this way, and has no files.)
     ///
     /// # Errors
     /// The file cannot be written; the message names it.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn finish(&mut self, game: &Loop) -> anyhow::Result<()> {
         let unshown: Vec<InputShown> = game.inputs_unshown().copied().collect();
         for e in &unshown {
             self.row(e);
         }
         if let Some((path, text)) = self.file.take() {
-            crate::save::atomic::write_atomic(&path, text.as_bytes())
+            write_file(&path, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("--latency-log {}: {e}", path.display()))?;
         }
         Ok(())
+    }
+}
+
+/// Write `bytes` to `path` whole (atomically); the browser has no files.
+fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    return crate::save::atomic::write_atomic(path, bytes);
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        let _ = (path, bytes);
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "the browser has no files"))
     }
 }
 

@@ -7,7 +7,7 @@
 //! it). Nothing is stepped or kept here.
 
 use super::instances::{FLAG_SOLID, SpriteInstance, srgb_to_linear};
-use super::view::{EffectDraw, EffectKind, FrameView, VIEW_SIZE};
+use super::view::{EffectDraw, EffectKind, FrameView};
 
 /// The colour of each kind, sRGB 0..255, from the atlas's ENDESGA 32 palette
 /// (`scripts/make-atlas.py`): dust pale grey-white (`c0cbdc`, the stone highlight), burst orbs
@@ -47,15 +47,17 @@ pub fn push_particles(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
 }
 
 /// Push the overlays of `view.effects` ([`EffectKind::is_overlay`]: flashes, fades), in the
-/// order given: each a quad over the whole drawn view ([`VIEW_SIZE`] at
-/// [`FrameView::view_top_left`]) in its colour at its opacity, for the blended pipeline. The
+/// order given: each a quad over the whole drawn view and the art image's margin around it
+/// ([`super::art::covered`]) in its colour at its opacity, for the blended pipeline. The
 /// letterbox bars stay as they are (the renderer draws the world in the letterboxed viewport).
 pub fn push_overlays(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
     let top_left = view.view_top_left();
+    let (min, max) = super::art::covered(top_left);
+    let (pos, size) = (top_left + min, max - min);
     out.extend(view.effects.iter().filter(|e| e.kind.is_overlay() && e.opacity > 0.0).map(|e| {
         SpriteInstance {
-            pos: [top_left.x as f32, top_left.y as f32],
-            size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
+            pos: [pos.x as f32, pos.y as f32],
+            size: [size.x as f32, size.y as f32],
             uv_rect: solid(e.kind, e.opacity),
             flags: FLAG_SOLID,
             rotation: 0.0,

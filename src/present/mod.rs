@@ -20,6 +20,7 @@
 //! - [`backdrop`]: the level's sky → sprite instances (gradient, far and near layers);
 //! - [`effect_sprites`]: the snapshot's particles and flash/fade overlays → sprite instances;
 //! - [`letterbox`]: where the 640 x 360 view lands in a target of any size;
+//! - [`art`]: where the world's art-resolution image lies and how it is shifted onto the window;
 //! - [`pan`]: the title screen's camera, panning across a level;
 //! - [`parallax`]: where the backdrop's three layers are drawn, from the drawn view;
 //! - [`stress`]: the `--stress` sprites;
@@ -29,6 +30,7 @@
 //!
 //! `render` (GPU) draws what this layer describes; the loop and the lab use it without any GPU.
 
+pub mod art;
 pub mod atlas;
 pub mod backdrop;
 pub mod bodies;

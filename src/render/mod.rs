@@ -7,12 +7,15 @@
 //! - [`gpu`]: the one owner of instance, adapter, device, queue and the window surface;
 //! - [`pipeline`]: the atlas, camera uniforms, growing instance buffers, and the opaque and
 //!   alpha-blended sprite pipelines;
+//! - [`composite`]: the world's art-resolution images and the pass that scales them onto the
+//!   window;
 //! - [`text`]: glyphon with the shipped font;
 //! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
 //!   and for off-screen capture alike;
 //! - `offscreen`: `Offscreen`, a headless context that renders and reads images back (not in
 //!   the browser build, which cannot block on a readback).
 
+pub mod composite;
 pub mod gpu;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod offscreen;

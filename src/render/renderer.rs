@@ -4,27 +4,33 @@
 //! Clock: render frame. [`Renderer::encode`] takes the loop's [`FrameView`] and the UI's
 //! [`Layer`] and records, into a new command encoder:
 //!
-//! 1. the world pass: clear the target to the letterbox colour (or, when the view fills the
-//!    target, to the sky's plain top colour, which then stands in for the backdrop's first
-//!    instance), then, in the letterboxed
-//!    viewport ([`letterbox`]), with the camera centred on the drawn view (the camera plus the
-//!    screen shake: everything in the world moves, the bars do not), one instance list
-//!    ([`build_instances`]) drawn as its [`Batches`], one draw per texture and blend run: the
-//!    sky from `skies.png`, then tiles, entities and `--stress` sprites from the atlas, both
-//!    **without blending** (opaque and alpha-tested content, see [`super::pipeline`]); the
-//!    ghost and the particles blended; the player unblended; the flash and fade overlays
-//!    blended over the whole view;
-//! 2. the overlay pass (only when the UI has something to draw): over the whole target, the
-//!    UI's quads **alpha-blended**, then its text (glyphon, blended).
+//! The world is drawn at art resolution (one pixel per level pixel, [`crate::present::art`])
+//! into the two images of [`Composite`], from one instance list ([`build_instances`]) drawn as
+//! its [`Batches`], one draw per texture and blend run, centred on the drawn view (the camera
+//! plus the screen shake: everything in the world moves, the bars do not):
+//!
+//! 1. the sky pass: the view-aligned sky image cleared to the sky's plain top colour (which
+//!    stands in for the backdrop's first instance), then the rest of the sky from `skies.png`;
+//! 2. the world pass: the level-aligned world image cleared transparent, then tiles, entities
+//!    and `--stress` sprites from the atlas **without blending** (opaque and alpha-tested
+//!    content, see [`super::pipeline`]); the ghost and the particles blended; the player
+//!    unblended; the flash and fade overlays blended over the whole view (the blend leaves
+//!    premultiplied alpha where the image was transparent);
+//! 3. the window pass: clear the target to the letterbox colour; in the letterboxed viewport
+//!    ([`letterbox`]) the composite puts the world over the sky, scaled, the world shifted by
+//!    the camera's sub-pixel remainder; then, when the UI has something to draw, over the whole
+//!    target, the UI's quads **alpha-blended** and its text (glyphon, blended).
 //!
 //! The window (`app`) submits the encoder and presents; [`super::offscreen::Offscreen`] adds a
 //! copy into a readback buffer first. Nothing here writes the world.
 
+use super::composite::{Composite, CompositeUniform};
 use super::gpu::{GpuContext, RenderError};
 use super::pipeline::{
     Blend, InstanceLayer, SpritePipeline, SpriteUniform, Texture, screen_uniform, wgpu_color,
 };
 use super::text::TextRenderer;
+use crate::present::art::{ART_SIZE, place};
 use crate::present::backdrop::plain_top;
 use crate::present::instances::{Batches, LETTERBOX_SRGB, SpriteInstance, build_instances};
 use crate::present::letterbox::letterbox;
@@ -44,8 +50,12 @@ const SCREEN_CAPACITY: usize = 1024;
 pub struct Renderer {
     sprites: SpritePipeline,
     text: TextRenderer,
-    /// The world camera (level pixels) and its instances.
+    /// The world camera (level pixels, the world image) and its instances.
     world: InstanceLayer,
+    /// The view camera (level pixels, the sky image) and the sky's instances.
+    sky: InstanceLayer,
+    /// The art-resolution images and their composite onto the window.
+    composite: Composite,
     /// The screen-space camera (window pixels) and the UI's quads.
     screen: InstanceLayer,
     /// This frame's world instances (kept to reuse the allocation).
@@ -62,8 +72,11 @@ impl Renderer {
         let sprites = SpritePipeline::new(ctx, format)?;
         let text = TextRenderer::new(ctx, format)?;
         let world = sprites.layer(ctx, "world instances", WORLD_CAPACITY);
+        let sky = sprites.layer(ctx, "sky instances", WORLD_CAPACITY);
         let screen = sprites.layer(ctx, "screen-space instances", SCREEN_CAPACITY);
-        Ok(Self { sprites, text, world, screen, instances: Vec::with_capacity(WORLD_CAPACITY) })
+        let composite = Composite::new(ctx, format);
+        let instances = Vec::with_capacity(WORLD_CAPACITY);
+        Ok(Self { sprites, text, world, sky, composite, screen, instances })
     }
 
     /// Upload this frame (`view` and `ui` for a target of `size` = (width, height) pixels) and
@@ -77,17 +90,25 @@ impl Renderer {
         view: &FrameView<'_>,
         ui: &Layer,
     ) -> wgpu::CommandEncoder {
-        let batches = build_instances(view, &mut self.instances);
+        let Batches { mut sky, world, translucent, player, overlays } =
+            build_instances(view, &mut self.instances);
         let lb = letterbox(size.0, size.1);
         let centre = view.camera + view.shake;
-        let camera = SpriteUniform {
-            center: [centre.x as f32, centre.y as f32],
-            view_size: [VIEW_SIZE.x as f32, VIEW_SIZE.y as f32],
-            scale: lb.scale,
+        let placed = place(centre, lb.scale);
+        let camera = |center: [f32; 2], view_size: [f32; 2]| SpriteUniform {
+            center,
+            view_size,
+            scale: 1.0,
             _pad0: 0.0,
             _pad1: [0.0; 2],
         };
-        self.world.upload(ctx, &self.instances, &camera);
+        let (view_w, view_h) = (VIEW_SIZE.x as f32, VIEW_SIZE.y as f32);
+        let sky_camera = camera([centre.x as f32, centre.y as f32], [view_w, view_h]);
+        self.sky.upload(ctx, &self.instances[..sky.end as usize], &sky_camera);
+        let (art_w, art_h) = (ART_SIZE.0 as f32, ART_SIZE.1 as f32);
+        let origin = [placed.origin.x as f32 + art_w / 2.0, placed.origin.y as f32 + art_h / 2.0];
+        self.world.upload(ctx, &self.instances, &camera(origin, [art_w, art_h]));
+        self.composite.upload(ctx, &CompositeUniform::new(&lb, &placed));
         self.screen.upload(ctx, &ui.quads, &screen_uniform(size.0, size.1));
         self.text.prepare(ctx, size, &ui.text);
 
@@ -95,22 +116,23 @@ impl Renderer {
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
         {
-            // When the view fills the target (no letterbox bars), clearing to the sky's plain
-            // top colour draws the backdrop's first instance (a solid quad of it) for free:
-            // on lavapipe a full-width quad is fragment work the clear does not cost.
-            let fills = lb.x == 0 && lb.y == 0 && (lb.w, lb.h) == size;
-            let Batches { mut sky, world, translucent, player, overlays } = batches;
-            let colour = if fills && !sky.is_empty() {
+            // Clearing to the sky's plain top colour draws the backdrop's first instance (a
+            // solid quad of it) for free: a full-view quad is fragment work the clear is not.
+            let colour = if sky.is_empty() {
+                LETTERBOX_SRGB
+            } else {
                 sky.start += 1;
                 plain_top(view.level.sky)
-            } else {
-                LETTERBOX_SRGB
             };
+            let clear = wgpu::LoadOp::Clear(wgpu_color(colour));
+            let mut pass = begin_pass(&mut encoder, &self.composite.sky, "sky pass (art resolution)", clear);
+            self.sprites.draw_range(&mut pass, &self.sky, sky, Blend::Opaque, Texture::Skies);
+        }
+        {
+            let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
             let mut pass =
-                begin_pass(&mut encoder, target, "world pass", wgpu::LoadOp::Clear(wgpu_color(colour)));
-            pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+                begin_pass(&mut encoder, &self.composite.world, "world pass (art resolution)", clear);
             let runs = [
-                (sky, Blend::Opaque, Texture::Skies),
                 (world, Blend::Opaque, Texture::Atlas),
                 (translucent, Blend::Alpha, Texture::Atlas),
                 (player, Blend::Opaque, Texture::Atlas),
@@ -120,12 +142,17 @@ impl Renderer {
                 self.sprites.draw_range(&mut pass, &self.world, range, blend, texture);
             }
         }
-        if !ui.quads.is_empty() || !ui.text.is_empty() {
-            let mut pass = begin_pass(&mut encoder, target, "overlay pass", wgpu::LoadOp::Load);
-            let (w, h) = (size.0.max(1), size.1.max(1));
-            pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
-            self.sprites.draw(&mut pass, &self.screen, 0, Blend::Alpha);
-            self.text.draw(&mut pass);
+        {
+            let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
+            let mut pass = begin_pass(&mut encoder, target, "window pass", clear);
+            pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+            self.composite.draw(&mut pass);
+            if !ui.quads.is_empty() || !ui.text.is_empty() {
+                let (w, h) = (size.0.max(1), size.1.max(1));
+                pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
+                self.sprites.draw(&mut pass, &self.screen, 0, Blend::Alpha);
+                self.text.draw(&mut pass);
+            }
         }
         encoder
     }

@@ -60,6 +60,9 @@ struct PlayArgs {
     /// Record the session as a lab script; `ledge lab FILE` replays it to the same state hash.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Frames the presentation engine may queue, 1 to 3 (default 2); fewer is less latency.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    frame_latency: Option<u32>,
     /// Write one CSV row per press and release: its arrival, the tick it applied in, when the
     /// first frame showing that tick was presented, and the difference in ms.
     #[arg(long, value_name = "FILE")]
@@ -305,6 +308,8 @@ fn main() -> ExitCode {
                 tuning: cli.tuning,
                 record: cli.record,
                 latency_log: cli.latency_log,
+                frame_latency: cli.frame_latency,
+                bare: false,
                 reduced_motion: cli.reduced_motion || display.reduced_motion,
                 hitch: cli.hitch,
                 stress: cli.stress,

@@ -80,6 +80,38 @@ impl App {
         }
     }
 
+    /// Draw this frame's world, ghost, stress sprites and UI into `frame` and present it;
+    /// true when it was drawn.
+    fn draw_world(&mut self, frame: crate::render::gpu::SurfaceFrame) -> bool {
+        let mut ui = std::mem::take(&mut self.ui);
+        self.build_ui(&mut ui, frame.size);
+        let drawn = self.gfx.is_some();
+        if let Some(g) = &mut self.gfx {
+            let title = self.menus.title.as_ref().filter(|_| self.session.mode == Mode::Title);
+            let mut view = if let Some(backdrop) = title {
+                backdrop.view(self.opts.reduced_motion)
+            } else {
+                let mut v = self.game.view();
+                if self.race.is_none() {
+                    v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
+                }
+                v
+            };
+            if !self.stress.is_empty() {
+                let origin = view.camera - VIEW_SIZE / 2.0;
+                self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
+                view.extra = &self.stress_drawn;
+            }
+            if title.is_none() {
+                self.ride.frame(&view);
+            }
+            g.draw(frame, &view, &ui);
+            self.visibility.presented(self.session.mode == Mode::Playing, Instant::now());
+        }
+        self.ui = ui;
+        drawn
+    }
+
     /// Run one frame (see the module docs).
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         if let (Some(h), Some(start)) = (self.opts.hitch, self.start) {
@@ -154,32 +186,13 @@ impl App {
         let mut drawn = false;
         let hidden = self.visibility.is_hidden();
         if let Some(frame) = self.gfx.as_mut().filter(|_| !hidden).and_then(|g| g.gpu.acquire()) {
-            let mut ui = std::mem::take(&mut self.ui);
-            self.build_ui(&mut ui, frame.size);
-            if let Some(g) = &mut self.gfx {
-                let title = self.menus.title.as_ref().filter(|_| self.session.mode == Mode::Title);
-                let mut view = if let Some(backdrop) = title {
-                    backdrop.view(self.opts.reduced_motion)
-                } else {
-                    let mut v = self.game.view();
-                    if self.race.is_none() {
-                        v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
-                    }
-                    v
-                };
-                if !self.stress.is_empty() {
-                    let origin = view.camera - VIEW_SIZE / 2.0;
-                    self.stress.drawn(self.game.stepper().alpha(), origin, &mut self.stress_drawn);
-                    view.extra = &self.stress_drawn;
+            drawn = match self.gfx.as_mut() {
+                Some(g) if self.opts.bare => {
+                    g.draw_bare(frame);
+                    true
                 }
-                if title.is_none() {
-                    self.ride.frame(&view);
-                }
-                g.draw(frame, &view, &ui);
-                self.visibility.presented(self.session.mode == Mode::Playing, Instant::now());
-                drawn = true;
-            }
-            self.ui = ui;
+                _ => self.draw_world(frame),
+            };
             #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
             self.page_frame();
         }

@@ -100,6 +100,14 @@ impl Graphics {
         self.renderer.trim();
     }
 
+    /// Clear `frame` to the letterbox colour and present it, nothing else (the page's `?bare`).
+    pub fn draw_bare(&mut self, frame: SurfaceFrame) {
+        let encoder = self.renderer.encode_clear(&self.gpu.ctx, &frame.view);
+        self.gpu.ctx.queue.submit([encoder.finish()]);
+        self.window.pre_present_notify();
+        self.gpu.present(frame);
+    }
+
     /// Borderless fullscreen on or off.
     pub fn toggle_fullscreen(&self) {
         let next = if self.window.fullscreen().is_some() { None } else { Some(Fullscreen::Borderless(None)) };

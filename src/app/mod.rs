@@ -233,7 +233,10 @@ impl App {
     }
 
     /// The window and GPU are open: the game clock starts.
-    fn graphics_ready(&mut self, gfx: Graphics) {
+    fn graphics_ready(&mut self, mut gfx: Graphics) {
+        if let Some(frames) = self.opts.frame_latency {
+            gfx.gpu.set_frame_latency(frames);
+        }
         self.gfx = Some(gfx);
         if self.opts.fullscreen {
             self.toggle_fullscreen();

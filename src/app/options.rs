@@ -28,6 +28,11 @@ pub struct AppOptions {
     /// Record the session as a lab script here (`ledge lab FILE` replays it to the same
     /// state hash). A recording covers one level: finishing it ends the session.
     pub record: Option<PathBuf>,
+    /// `--frame-latency N` (1..=3): frames the presentation engine may queue
+    /// (`desired_maximum_frame_latency`); `None`: 2, wgpu's default.
+    pub frame_latency: Option<u32>,
+    /// The page's `?bare`: draw nothing, only clear and present each frame.
+    pub bare: bool,
     /// `--latency-log FILE`: one CSV row per press and release, from its arrival to the
     /// present of the first frame showing its tick (`app/latency_log.rs`).
     pub latency_log: Option<PathBuf>,

@@ -327,6 +327,16 @@ impl Gpu {
         }
     }
 
+    /// Let the presentation engine queue at most `frames` frames (1..=3,
+    /// `desired_maximum_frame_latency`; clamped): fewer is less latency between a frame's input
+    /// and its display, more keeps the GPU busier. The surface is configured again at its size.
+    pub fn set_frame_latency(&mut self, frames: u32) {
+        self.config.desired_maximum_frame_latency = frames.clamp(1, 3);
+        if let Some((w, h)) = self.state.configured() {
+            self.configure(w, h);
+        }
+    }
+
     /// The format frames are drawn in: the surface's sRGB format, or an sRGB view of a plain
     /// one (the pipelines are built for it).
     pub fn format(&self) -> wgpu::TextureFormat {

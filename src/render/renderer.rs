@@ -157,6 +157,17 @@ impl Renderer {
         encoder
     }
 
+    /// Record one pass that clears `target` to the letterbox colour and draws nothing: the
+    /// floor a frame of this renderer stands on (the page's `?bare`).
+    pub fn encode_clear(&self, ctx: &GpuContext, target: &wgpu::TextureView) -> wgpu::CommandEncoder {
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bare frame encoder") });
+        let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
+        drop(begin_pass(&mut encoder, target, "bare pass", clear));
+        encoder
+    }
+
     /// Drop glyphs no longer used from the text atlas; call once per frame after submitting.
     pub fn trim(&mut self) {
         self.text.trim();

@@ -18,7 +18,9 @@
 //                   at 1280x720 (OUT/NAME.png) is not blank and matches the native golden image
 //                   tests/golden/level1-start.png (tests/common/golden.rs's tolerance: a channel
 //                   off by more than 24 in at most 0.2 % of the pixels; the HUD's box left out).
-//                   Prints the time to the first frame and level 1's mean frame time over 5 s.
+//                   Prints the time to the first frame and level 1's mean frame time over 5 s,
+//                   then index.html?bare's (clear and present only) on the same backend, and
+//                   level 1's as a multiple of it; ?bare must present frames.
 //   playthrough     from the title to the end of level 1 with the keyboard: Enter, Enter, then
 //                   tests/levels/level1.lab's presses and releases sent as real keys at their
 //                   times from the level's start (arrows and Space); passes when

@@ -55,7 +55,7 @@ pub async fn start() -> anyhow::Result<()> {
         save,
         ..Default::default()
     };
-    crate::app::run_in_page(opts, query.webgl2_only)
+    crate::app::run_in_page(crate::app::AppOptions { bare: query.bare, ..opts }, query.webgl2_only)
 }
 
 /// `?lab=URL`: the script fetched, run, its summary report on `window.ledgeLabReport`.

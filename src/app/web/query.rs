@@ -1,4 +1,5 @@
-//! The page's query string (`?lab=URL`, `?record`, `?backend=webgl2`), read once at load.
+//! The page's query string (`?lab=URL`, `?record`, `?backend=webgl2`, `?bare`, …), read once at
+//! load.
 //!
 //! Clock: none.
 
@@ -23,6 +24,9 @@ pub struct Query {
     /// `?bench=rollback`: time the race's re-simulation instead of the game
     /// (`window.ledgeBench`).
     pub bench: bool,
+    /// `?bare`: every frame only clears the canvas and presents (the page's own floor: what a
+    /// frame costs before Ledge draws anything; docs/speed.md). The game runs as usual.
+    pub bare: bool,
 }
 
 impl Query {
@@ -42,6 +46,7 @@ impl Query {
                 "labs" if !value.is_empty() => q.labs = Some(value),
                 "labs" => return Err("?labs= needs the URL of a list of lab scripts".to_owned()),
                 "record" => q.record = true,
+                "bare" => q.bare = true,
                 "bench" if value == "rollback" => q.bench = true,
                 "bench" => {
                     return Err(format!(
@@ -136,7 +141,8 @@ mod tests {
         assert_eq!(Query::parse("?labs=list.txt").unwrap().labs.as_deref(), Some("list.txt"));
         let q = Query::parse("?lab=lab/a%20b.lab&record&backend=webgl2").unwrap();
         assert_eq!(q.lab.as_deref(), Some("lab/a b.lab"));
-        assert!(q.record && q.webgl2_only);
+        assert!(q.record && q.webgl2_only && !q.bare);
+        assert!(Query::parse("?bare&backend=webgl2").unwrap().bare);
         assert!(Query::parse("?backend=vulkan").unwrap_err().contains("backend=vulkan"));
         assert!(Query::parse("?zoom=2").unwrap_err().contains("?zoom"));
         assert_eq!(decode("%zz%4"), "%zz%4");

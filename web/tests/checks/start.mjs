@@ -1,6 +1,8 @@
 // start-webgl2, start-webgpu: the game starts on the backend, Enter, Enter reach level 1, and the
 // canvas (OUT/NAME.png) is not blank and matches the native golden image level1-start; the note
-// gives the time to the first frame and level 1's mean frame time over 5 s.
+// gives the time to the first frame, level 1's mean frame time over 5 s, and, in the same
+// browser on the same backend, the frame time of `?bare` (clear and present only: the page's
+// floor) and level 1's as a multiple of it (docs/speed.md).
 
 import { join } from 'node:path';
 import { fail, sleep } from '../lib/fail.mjs';
@@ -45,7 +47,22 @@ async function startCheck(ctx, query, backend) {
     if (colours < MIN_COLOURS) fail(`the canvas looks blank: ${colours} colours (want >= ${MIN_COLOURS}), ${png}`);
     const golden = goldenDifference(shot, 'level1-start');
     if (golden.frac > GOLDEN_MAX_DIFFERENT) fail(`${png} against tests/golden/level1-start.png: ${golden.why}`);
+    const bareMs = await bareFrameMs(page, origin, query);
     return `${backend}, first frame ${firstFrameMs} ms after the load began, level 1 at ${frameMs.toFixed(1)} ms a ` +
-      `frame (${f1 - f0} frames in 5 s), ${colours} colours, golden level1-start: ${golden.why}, ${png}`;
+      `frame (${f1 - f0} frames in 5 s), ?bare at ${bareMs.toFixed(1)} ms (level 1 = ` +
+      `${(frameMs / bareMs).toFixed(2)}x), ${colours} colours, golden level1-start: ${golden.why}, ${png}`;
   });
+}
+
+// `?bare` on the same backend in `page` (after the level's screenshot): its mean frame time
+// over 5 s, milliseconds.
+async function bareFrameMs(page, origin, query) {
+  await page.goto(`${origin}/index.html?bare${query.replace('?', '&')}`);
+  await framesOver(page, 30);
+  const f0 = await page.evaluate(() => window.ledgeFrames);
+  const t0 = Date.now();
+  await sleep(5000);
+  const f1 = await page.evaluate(() => window.ledgeFrames);
+  if (!(f1 > f0)) fail(`?bare presented no frame in 5 s (${f0} -> ${f1})`);
+  return (Date.now() - t0) / (f1 - f0);
 }

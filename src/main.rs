@@ -67,6 +67,10 @@ struct PlayArgs {
     /// first frame showing that tick was presented, and the difference in ms.
     #[arg(long, value_name = "FILE")]
     latency_log: Option<PathBuf>,
+    /// Destroy the GPU device after SECONDS of play (a test of surviving a lost device: the
+    /// renderer is rebuilt on a new device and the game plays on).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    lose_device_after: Option<f64>,
     /// Reduced motion: no camera easing: the camera moves only with the player.
     #[arg(long)]
     reduced_motion: bool,
@@ -183,6 +187,15 @@ enum Command {
 /// stay. winit's events reach the log through `tracing`'s `log` feature, which the signaling
 /// server's crates turn on for every crate: winit's warnings about the X server (XSETTINGS, a
 /// display reported 0 mm wide) are left out as they were before it, its errors stay.
+/// A flag's number of seconds: finite and not negative.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
+    }
+}
+
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 const LOG_FILTER: &str = "warn,wgpu_hal::gles=off,winit=error,rtc=error,rtc_ice=error,rtc_dtls=error,rtc_sctp=error,\
     webrtc=error,matchbox_socket=error,matchbox_signaling=error";
@@ -309,6 +322,7 @@ fn main() -> ExitCode {
                 record: cli.record,
                 latency_log: cli.latency_log,
                 frame_latency: cli.frame_latency,
+                lose_device_after: cli.lose_device_after,
                 bare: false,
                 reduced_motion: cli.reduced_motion || display.reduced_motion,
                 hitch: cli.hitch,

@@ -185,6 +185,7 @@ impl App {
 
         let mut drawn = false;
         let hidden = self.visibility.is_hidden();
+        self.keep_device(event_loop);
         if let Some(frame) = self.gfx.as_mut().filter(|_| !hidden).and_then(|g| g.gpu.acquire()) {
             drawn = match self.gfx.as_mut() {
                 Some(g) if self.opts.bare => {

@@ -52,6 +52,8 @@ impl Graphics {
     /// the renderer. The result lands in `slot` and `proxy` wakes the event loop for it
     /// (`App::user_event`).
     ///
+    /// Returns the new window's id (its events are the game's; a replaced window's are not).
+    ///
     /// # Errors
     /// No canvas with id `ledge` on the page, or no window on it; the GPU's errors arrive in
     /// `slot`.
@@ -61,7 +63,7 @@ impl Graphics {
         webgl2_only: bool,
         slot: super::page::GraphicsSlot,
         proxy: winit::event_loop::EventLoopProxy<()>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<winit::window::WindowId> {
         use wasm_bindgen::JsCast as _;
         use winit::platform::web::WindowAttributesExtWebSys as _;
         let canvas = web_sys::window()
@@ -75,6 +77,7 @@ impl Graphics {
             .with_prevent_default(true)
             .with_focusable(true);
         let window = Arc::new(event_loop.create_window(attrs).context("cannot open a window on the canvas")?);
+        let id = window.id();
         wasm_bindgen_futures::spawn_local(async move {
             let result = async {
                 // Fifo: the browser paces frames with requestAnimationFrame whatever is asked.
@@ -88,7 +91,7 @@ impl Graphics {
             *slot.borrow_mut() = Some(result);
             let _ = proxy.send_event(());
         });
-        Ok(())
+        Ok(id)
     }
 
     /// Draw `view` and `ui` into the acquired `frame`, submit, and present it.
@@ -106,6 +109,19 @@ impl Graphics {
         self.gpu.ctx.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
         self.gpu.present(frame);
+    }
+
+    /// The device was lost: open a new one ([`Gpu::recreate`]) and build the renderer again on
+    /// it, then ask for a redraw.
+    ///
+    /// # Errors
+    /// No device could be had again, or the atlas or the font cannot be loaded on it.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn recover(&mut self) -> anyhow::Result<()> {
+        self.gpu.recreate()?;
+        self.renderer = Renderer::new(&self.gpu.ctx, self.gpu.format())?;
+        self.window.request_redraw();
+        Ok(())
     }
 
     /// Borderless fullscreen on or off.

@@ -73,6 +73,7 @@ use winit::window::WindowId;
 mod broken;
 mod clock;
 pub mod commands;
+mod device_loss;
 mod frame;
 pub mod frame_ui;
 pub mod ghosts;
@@ -139,6 +140,8 @@ struct App {
     telemetry: Telemetry,
     /// Input-to-present delays: F3's p50/p99 and `--latency-log`.
     latency: latency_log::LatencyLog,
+    /// `--lose-device-after` and the lost devices replaced (`device_loss.rs`).
+    device_loss: device_loss::DeviceLoss,
     /// The overlay's numbers, refreshed a few times a second (`frame::STATS_REFRESH`).
     shown_stats: TelemetryStats,
     stats_at: Option<Instant>,
@@ -460,6 +463,10 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        if self.page.window.is_some_and(|w| w != _id) {
+            return;
+        }
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::ModifiersChanged(m) => self.alt_held = m.state().alt_key(),

@@ -31,6 +31,9 @@ pub struct AppOptions {
     /// `--frame-latency N` (1..=3): frames the presentation engine may queue
     /// (`desired_maximum_frame_latency`); `None`: 2, wgpu's default.
     pub frame_latency: Option<u32>,
+    /// `--lose-device-after S`: destroy the GPU device S seconds of wall time after the game
+    /// clock starts, once, to see it survived (`device_loss.rs`).
+    pub lose_device_after: Option<f64>,
     /// The page's `?bare`: draw nothing, only clear and present each frame.
     pub bare: bool,
     /// `--latency-log FILE`: one CSV row per press and release, from its arrival to the

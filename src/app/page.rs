@@ -41,6 +41,9 @@ pub(super) struct Page {
     pub(super) proxy: Option<EventLoopProxy<()>>,
     /// The GPU being opened (`Some` from `resumed` on).
     pub(super) slot: Option<GraphicsSlot>,
+    /// The game's window: events of another (one replaced after a lost device, whose removed
+    /// canvas reports itself hidden and unfocused) are not the game's.
+    pub(super) window: Option<winit::window::WindowId>,
     /// Sound started (the first key press or click happened).
     pub(super) sound_started: bool,
     /// What `window.ledgeScreen` says now.
@@ -88,6 +91,27 @@ pub fn watch_visibility(proxy: EventLoopProxy<()>) {
     wake.forget();
 }
 
+/// Put a fresh `<canvas id="ledge">` in the page's in its place: a shallow copy (the same id,
+/// attributes and place; no drawing context), focused if the old one was. A canvas keeps the
+/// first kind of context it gave (a lost WebGPU one cannot become WebGL2).
+///
+/// # Errors
+/// No document or no canvas with id `ledge`, or the DOM refused the swap.
+fn fresh_canvas() -> anyhow::Result<()> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or_else(|| anyhow::anyhow!("no document"))?;
+    let old = doc
+        .get_element_by_id(CANVAS_ID)
+        .ok_or_else(|| anyhow::anyhow!("the page has no <canvas id=\"{CANVAS_ID}\">"))?;
+    let focused = doc.active_element().is_some_and(|a| a.is_same_node(Some(&old)));
+    let js = |e: wasm_bindgen::JsValue| anyhow::anyhow!("cannot replace the canvas: {e:?}");
+    let new = old.clone_node().map_err(js)?;
+    old.replace_with_with_node_1(&new).map_err(js)?;
+    if focused && let Some(e) = new.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = e.focus();
+    }
+    Ok(())
+}
+
 fn tab_hidden() -> bool {
     web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
 }
@@ -109,8 +133,29 @@ impl App {
         }
         let proxy = self.page.proxy.clone().ok_or_else(|| anyhow::anyhow!("no event loop proxy"))?;
         let slot = GraphicsSlot::default();
-        Graphics::open_in_page(event_loop, self.page.webgl2_only, slot.clone(), proxy)?;
+        self.page.window =
+            Some(Graphics::open_in_page(event_loop, self.page.webgl2_only, slot.clone(), proxy)?);
         self.page.slot = Some(slot);
+        Ok(())
+    }
+
+    /// After a lost device: a fresh canvas in the old one's place ([`fresh_canvas`]) and a new
+    /// GPU opened on it off the event loop, WebGL2 only if `webgl2_only`; [`App::page_event`]
+    /// takes it.
+    ///
+    /// # Errors
+    /// The page has no canvas to replace, or no window could be made on the new one.
+    pub(super) fn reopen_in_page(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        webgl2_only: bool,
+    ) -> anyhow::Result<()> {
+        fresh_canvas()?;
+        let proxy = self.page.proxy.clone().ok_or_else(|| anyhow::anyhow!("no event loop proxy"))?;
+        let slot = GraphicsSlot::default();
+        self.page.window = Some(Graphics::open_in_page(event_loop, webgl2_only, slot.clone(), proxy)?);
+        self.page.slot = Some(slot);
+        self.device_loss.reopening = Some(webgl2_only);
         Ok(())
     }
 
@@ -131,9 +176,21 @@ impl App {
                     "BrowserWebGpu" => "WebGPU",
                     "Gl" => "WebGL2",
                     other => other,
-                };
-                set_global("ledgeBackend", &backend.into());
-                self.graphics_ready(gfx);
+                }
+                .to_owned();
+                set_global("ledgeBackend", &backend.as_str().into());
+                if self.device_loss.reopening.take().is_some() {
+                    self.device_reopened(gfx, &backend);
+                } else {
+                    self.graphics_ready(gfx);
+                }
+            }
+            // WebGPU could not be had again after a loss: WebGL2 on a fresh canvas.
+            Some(Err(e)) if self.device_loss.reopening == Some(false) => {
+                log::warn!("ledge: WebGPU again: {e:#}; opening WebGL2");
+                if let Err(e) = self.reopen_in_page(event_loop, true) {
+                    self.fail(event_loop, e);
+                }
             }
             Some(Err(e)) => self.fail(event_loop, e),
             None => {}

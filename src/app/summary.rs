@@ -70,6 +70,8 @@ pub struct Summary {
     pub restores: u64,
     /// Frames presented per second since the last restore (0 if never hidden).
     pub fps_since_restore: f64,
+    /// Lost GPU devices replaced by a new one (`--lose-device-after`, a GPU reset).
+    pub device_losses: u32,
     /// The adapter used, for logs.
     pub adapter: String,
     /// The present mode used.
@@ -168,6 +170,7 @@ impl super::App {
             hidden_wakeups: vis.hidden_wakeups,
             restores: vis.restores,
             fps_since_restore: vis.fps_since_restore,
+            device_losses: self.device_loss.recreated,
             adapter: self.gfx.as_ref().map_or_else(String::new, |g| g.gpu.ctx.info.to_string()),
             present_mode: self.gfx.as_ref().map_or_else(String::new, Graphics::present_mode),
             ride_frames: ride.frames,

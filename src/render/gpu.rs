@@ -19,6 +19,7 @@
 pub use crate::present::surface_state::SurfaceStats;
 use crate::present::surface_state::{self, Acquired, SurfaceState};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use winit::window::Window;
 
 /// Why the GPU or the renderer could not start or read back.
@@ -105,6 +106,9 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     /// The adapter, for logs.
     pub info: AdapterSummary,
+    /// Set by the device-lost callback (any reason, [`wgpu::Device::destroy`] included): the
+    /// device and everything made from it are gone; [`Gpu::recreate`] opens a new one.
+    lost: Arc<AtomicBool>,
 }
 
 impl GpuContext {
@@ -161,22 +165,49 @@ impl GpuContext {
         };
         let info = AdapterSummary::of(&adapter);
         log::info!("adapter: {info}");
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("ledge device"),
-                required_features: wgpu::Features::empty(),
-                required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
-                ..Default::default()
-            })
-            .await?;
-        // Uncaptured validation errors would otherwise panic inside wgpu; a bug in Ledge's
-        // GPU code shows in the log and in the golden-image tests instead.
-        device.on_uncaptured_error(Arc::new(|e: wgpu::Error| log::error!("wgpu: {e}")));
-        device.set_device_lost_callback(|reason, msg| {
-            log::error!("wgpu device lost ({reason:?}): {msg}");
-        });
-        Ok(Self { instance, adapter, device, queue, info })
+        let (device, queue, lost) = open_device(&adapter).await?;
+        Ok(Self { instance, adapter, device, queue, info, lost })
     }
+
+    /// Whether the device was lost (a GPU reset, a driver update, the browser taking WebGPU
+    /// away, [`wgpu::Device::destroy`]): nothing made from it draws any more.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+}
+
+/// Open a device and its queue on `adapter`, with Ledge's limits (WebGL2's, at the adapter's
+/// resolution), its uncaptured-error handler and a device-lost flag.
+///
+/// # Errors
+/// [`RenderError::Device`] when the adapter refuses.
+async fn open_device(
+    adapter: &wgpu::Adapter,
+) -> Result<(wgpu::Device, wgpu::Queue, Arc<AtomicBool>), RenderError> {
+    let (device, queue) = adapter
+        .request_device(&wgpu::DeviceDescriptor {
+            label: Some("ledge device"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        })
+        .await?;
+    let lost = Arc::new(AtomicBool::new(false));
+    // Uncaptured validation errors would otherwise panic inside wgpu; a bug in Ledge's GPU
+    // code shows in the log and in the golden-image tests instead. Once the device is lost
+    // every call fails the same way until it is recreated: those are not logged.
+    let flag = lost.clone();
+    device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+        if !flag.load(Ordering::Acquire) {
+            log::error!("wgpu: {e}");
+        }
+    }));
+    let flag = lost.clone();
+    device.set_device_lost_callback(move |reason, msg| {
+        log::info!("wgpu device lost ({reason:?}): {msg}");
+        flag.store(true, Ordering::Release);
+    });
+    Ok((device, queue, lost))
 }
 
 /// A frame acquired from the surface: draw into `view`, submit, then [`Gpu::present`] it.
@@ -412,6 +443,44 @@ impl Gpu {
         if suboptimal {
             self.reconfigure();
         }
+    }
+
+    /// After a lost device ([`GpuContext::is_lost`]): open a new device on the same adapter,
+    /// else on a new adapter from the same instance (one able to present to the window), and
+    /// configure the surface with it at its size. Everything made from the old device (the
+    /// [`super::Renderer`]) must be made again. Blocks (pollster); the browser awaits
+    /// [`Gpu::recreate_async`].
+    ///
+    /// # Errors
+    /// No adapter or device could be had again ([`RenderError::NoAdapter`],
+    /// [`RenderError::Device`]), or the new adapter cannot present to the window.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn recreate(&mut self) -> Result<(), RenderError> {
+        pollster::block_on(self.recreate_async())
+    }
+
+    /// [`Gpu::recreate`] as a future.
+    ///
+    /// # Errors
+    /// As [`Gpu::recreate`].
+    pub async fn recreate_async(&mut self) -> Result<(), RenderError> {
+        match open_device(&self.ctx.adapter).await {
+            Ok((device, queue, lost)) => {
+                (self.ctx.device, self.ctx.queue, self.ctx.lost) = (device, queue, lost);
+            }
+            Err(e) => {
+                log::info!("the adapter refused a second device ({e}); asking the instance again");
+                let instance = self.ctx.instance.clone();
+                let ctx = GpuContext::request(instance, Some(&self.surface)).await?;
+                let caps = self.surface.get_capabilities(&ctx.adapter);
+                if !caps.formats.contains(&self.config.format) {
+                    return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
+                }
+                self.ctx = ctx;
+            }
+        }
+        self.reconfigure();
+        Ok(())
     }
 }
 

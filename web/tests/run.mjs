@@ -58,12 +58,17 @@
 //                   (?net=ws://…/ROOM&players=2&exit_after=8, WebRTC on loopback, Chromium's mDNS
 //                   host candidates off) race level 1: window.ledgeRaceSummary and the native exit
 //                   lines give one state_hash at tick 480; the native --record replays to it.
+//   device-lost     ?record in a Chromium with --disable-gpu (every WebGPU device is lost at once):
+//                   the page recreates the device, then falls back to WebGL2 on a fresh canvas and
+//                   plays on; `device lost, recreated` in the console, level 1 on the canvas
+//                   (OUT/device-lost.png), ~6 s of keys, Escape, q: summary.device_losses >= 1 and
+//                   the recording replays natively to the page's state_hash.
 //   bench           index.html?bench=rollback: the race's re-simulation cost in the page (8 ticks,
 //                   4 players, the largest level); prints window.ledgeBench's figures.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
 // target/web-test (the screenshots, the recordings NAME.lab and each check's console,
-// NAME.console.txt). record and gamepad need target/debug/ledge (cargo build).
+// NAME.console.txt). record, gamepad and device-lost need target/debug/ledge (cargo build).
 // Every check gets a fresh Chromium with a fresh --user-data-dir (so a fresh localStorage).
 //
 // This file: the arguments, the table of checks and the main loop. checks/ holds one module per
@@ -88,6 +93,7 @@ import { fromRoot, root } from './lib/paths.mjs';
 import { startServer } from './lib/server.mjs';
 import { raceCheck } from './checks/race.mjs';
 import { benchCheck } from './checks/bench.mjs';
+import { deviceLostCheck } from './checks/device.mjs';
 
 // --- the checks ---------------------------------------------------------------------------------
 // One entry a check, in the order `checks:` in the usage lists them (all run when none is named).
@@ -125,6 +131,7 @@ const CHECKS = [
   { name: 'hidden', run: hiddenCheck },
   { name: 'audio', run: audioCheck },
   { name: 'race', run: raceCheck },
+  { name: 'device-lost', run: deviceLostCheck },
   { name: 'bench', run: benchCheck },
 ];
 

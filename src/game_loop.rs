@@ -113,6 +113,8 @@ pub struct Loop {
     savestates: savestates::Savestates,
     /// Presses and releases on their way to the screen (`game_loop/latency.rs`).
     latency: latency::LatencyProbe,
+    /// The invincibility assist, applied to every level's world ([`Loop::set_invincible`]).
+    invincible: bool,
 }
 
 impl Loop {
@@ -164,6 +166,7 @@ impl Loop {
             look_history,
             savestates: savestates::Savestates::default(),
             latency: latency::LatencyProbe::default(),
+            invincible: false,
         })
     }
 
@@ -484,6 +487,7 @@ impl Loop {
         let tick = self.world.tick;
         let (jumps, respawns, deaths) = (self.world.jumps, self.world.respawns, self.world.deaths);
         self.world = World::for_level(&level);
+        self.world.set_invincible(self.invincible);
         self.world.tick = tick;
         self.world.jumps = jumps;
         self.world.respawns = respawns;

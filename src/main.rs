@@ -84,11 +84,16 @@ struct PlayArgs {
     /// folders (created if missing).
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
-    /// Game-speed assist, percent: 50, 60, 70, 80, 90 or 100 (the physics does not change;
+    /// Game-speed assist, percent: 50 to 160 in steps of 10 (the physics does not change;
     /// the - and = keys change it in play). Default: the settings file's `display.game_speed`
     /// (100); the flag is not saved.
     #[arg(long, value_name = "PCT")]
     game_speed: Option<String>,
+    /// The invincibility assist for this run (not saved): hazards, saws, walkers and squishes
+    /// do not kill, a fall puts you back on the last ground you stood on. Default: the settings
+    /// file's `display.invincible` (off). Such a run is never a personal best or a ghost.
+    #[arg(long)]
+    invincible: bool,
     /// Race online (NET.md): `udp:PORT`, a UDP socket on PORT, with `--peers`; or
     /// `ws://HOST:PORT/ROOM`, a room of a signaling server (`ledge serve`), with `--players`.
     #[arg(long, value_name = "udp:PORT|ws://HOST:PORT/ROOM")]
@@ -312,6 +317,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let invincible = cli.invincible || display.invincible;
             let opts = ledge::app::AppOptions {
                 vsync: cli.vsync.map_or(display.vsync, |v| v == "on"),
                 level: cli.level,
@@ -330,6 +336,7 @@ fn main() -> ExitCode {
                 fullscreen: display.fullscreen,
                 save,
                 game_speed,
+                invincible,
                 ghost: cli.ghost,
                 watch: !cli.no_watch,
                 race: None,

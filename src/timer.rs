@@ -48,6 +48,54 @@ pub enum Pace {
     NoBest,
 }
 
+/// The assists a level's run used (Celeste's Assist Mode as the reference): a run with any is
+/// never a personal best or a ghost, and the results say which it used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunAssists {
+    /// The game speed furthest from 100 % the run was played at, whole percent (`None`: always
+    /// full speed; [`crate::time::GameSpeed`]).
+    pub game_speed: Option<u32>,
+    /// The invincibility assist was on at some point ([`crate::sim::World::invincible`]).
+    pub invincible: bool,
+}
+
+impl RunAssists {
+    /// Note the assists in force in one frame of the run: `speed_percent` (100: none) and
+    /// `invincible`.
+    pub fn note(&mut self, speed_percent: u32, invincible: bool) {
+        if speed_percent != 100 {
+            let off = |p: u32| p.abs_diff(100);
+            self.game_speed = Some(
+                self.game_speed
+                    .map_or(speed_percent, |p| if off(speed_percent) > off(p) { speed_percent } else { p }),
+            );
+        }
+        self.invincible |= invincible;
+    }
+
+    /// Any assist was used.
+    pub fn any(&self) -> bool {
+        self.game_speed.is_some() || self.invincible
+    }
+
+    /// The assists as the results say them, e.g. "80 % speed, invincible"; empty with none.
+    pub fn label(&self) -> String {
+        let speed = self.game_speed.map(|p| format!("{p} % speed"));
+        let invincible = self.invincible.then(|| "invincible".to_owned());
+        [speed, invincible].into_iter().flatten().collect::<Vec<_>>().join(", ")
+    }
+
+    /// Both runs' assists (a total over levels): each used in either.
+    pub fn merged(self, other: RunAssists) -> RunAssists {
+        let mut m = self;
+        if let Some(p) = other.game_speed {
+            m.note(p, false);
+        }
+        m.invincible |= other.invincible;
+        m
+    }
+}
+
 /// One level's times.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Split {
@@ -59,6 +107,8 @@ pub struct Split {
     pub best_ticks: Option<u64>,
     /// Rewind ticks run on the level (0: rewind not used).
     pub rewound_ticks: u64,
+    /// The assists the run used: any makes it no personal best ([`Split::is_new_best`]).
+    pub assists: RunAssists,
 }
 
 impl Split {
@@ -77,9 +127,9 @@ impl Split {
         }
     }
 
-    /// A new best: faster than the best, or the first finish.
+    /// A new best: faster than the best, or the first finish, with no assist.
     pub fn is_new_best(&self) -> bool {
-        matches!(self.pace(), Pace::Ahead | Pace::NoBest)
+        !self.assists.any() && matches!(self.pace(), Pace::Ahead | Pace::NoBest)
     }
 
     /// Rewind was used on the level.
@@ -95,6 +145,7 @@ impl Split {
             rta_ns: t.rta_ns + s.rta_ns,
             best_ticks: t.best_ticks.zip(s.best_ticks).map(|(a, b)| a + b),
             rewound_ticks: t.rewound_ticks + s.rewound_ticks,
+            assists: t.assists.merged(s.assists),
         })
     }
 }
@@ -124,6 +175,7 @@ impl LevelClock {
             rta_ns: real_ns.saturating_sub(self.start_real_ns),
             best_ticks,
             rewound_ticks: rewound.saturating_sub(self.start_rewound),
+            assists: RunAssists::default(),
         }
     }
 }
@@ -147,7 +199,13 @@ mod tests {
         let s = clock.split(1600, 16_000_000_000, 100, Some(630));
         assert_eq!(
             s,
-            Split { igt_ticks: 600, rta_ns: 11_000_000_000, best_ticks: Some(630), rewound_ticks: 60 }
+            Split {
+                igt_ticks: 600,
+                rta_ns: 11_000_000_000,
+                best_ticks: Some(630),
+                rewound_ticks: 60,
+                assists: RunAssists::default()
+            }
         );
         assert_eq!(
             (s.delta_ticks(), s.pace(), s.is_new_best(), s.rewind_used()),
@@ -161,11 +219,51 @@ mod tests {
     }
 
     #[test]
+    fn assists_are_noted_named_and_never_a_best() {
+        let mut a = RunAssists::default();
+        a.note(100, false);
+        assert!(!a.any() && a.label().is_empty());
+        a.note(90, false);
+        a.note(60, false);
+        a.note(120, false);
+        assert_eq!(a.game_speed, Some(60), "the speed furthest from 100 %");
+        a.note(100, true);
+        assert_eq!(a.label(), "60 % speed, invincible");
+        let fast = RunAssists { game_speed: Some(160), invincible: false };
+        assert_eq!(fast.merged(RunAssists::default()).label(), "160 % speed");
+        let s = Split { best_ticks: None, assists: fast, ..Split::default() };
+        assert!(!s.is_new_best(), "a first finish with an assist is no best");
+        let ahead = Split { igt_ticks: 10, best_ticks: Some(20), assists: a, ..Split::default() };
+        assert_eq!((ahead.pace(), ahead.is_new_best()), (Pace::Ahead, false));
+    }
+
+    #[test]
     fn totals_sum_and_compare_with_the_sum_of_bests_only_when_every_level_has_one() {
-        let a = Split { igt_ticks: 600, rta_ns: 11, best_ticks: Some(630), rewound_ticks: 0 };
-        let b = Split { igt_ticks: 300, rta_ns: 5, best_ticks: Some(290), rewound_ticks: 7 };
+        let a = Split {
+            igt_ticks: 600,
+            rta_ns: 11,
+            best_ticks: Some(630),
+            rewound_ticks: 0,
+            assists: RunAssists::default(),
+        };
+        let b = Split {
+            igt_ticks: 300,
+            rta_ns: 5,
+            best_ticks: Some(290),
+            rewound_ticks: 7,
+            assists: RunAssists::default(),
+        };
         let t = Split::total([&a, &b]);
-        assert_eq!(t, Split { igt_ticks: 900, rta_ns: 16, best_ticks: Some(920), rewound_ticks: 7 });
+        assert_eq!(
+            t,
+            Split {
+                igt_ticks: 900,
+                rta_ns: 16,
+                best_ticks: Some(920),
+                rewound_ticks: 7,
+                assists: RunAssists::default()
+            }
+        );
         assert_eq!(t.delta_ticks(), Some(-20));
         let c = Split { best_ticks: None, ..b };
         assert_eq!(Split::total([&a, &c]).best_ticks, None);

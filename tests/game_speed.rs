@@ -1,6 +1,6 @@
 //! The game-speed assist (LAB.md "Time tools", `config game_speed F`): wall time is scaled
 //! before the stepper, so the same input at the same ticks gives the same states at any speed
-//! in [0.5, 1]; `dt_ms`/`clamped` stay wall time; the factor is echoed, out-of-range exits 2.
+//! in [0.5, 1.6]; `dt_ms`/`clamped` stay wall time; the factor is echoed, out-of-range exits 2.
 //!
 //! Clock: the lab's scripted wall clock (in-process through `ledge::lab::run_script`).
 
@@ -74,12 +74,27 @@ fn every_speed_from_50_to_100_percent_gives_the_same_states_at_the_same_ticks() 
 }
 
 #[test]
+fn every_speed_from_110_to_160_percent_gives_the_same_states_at_the_same_ticks() {
+    let reference = run(&script(1.0));
+    for f in [1.1, 1.25, 1.3, 1.5, 1.6] {
+        let r = run(&script(f));
+        assert_eq!(jump_ticks(&r), [40], "speed {f}");
+        assert_eq!(r.summary.totals.ticks, 60, "speed {f}");
+        assert_eq!(r.ticks, reference.ticks, "speed {f}");
+        assert_eq!(r.echo.game_speed, Some(f));
+        assert!(r.summary.totals.wall_ns < reference.summary.totals.wall_ns, "speed {f}");
+        // 10 ms wall frames bank 16 ms of game time at 160 %: never over the catch-up cap.
+        assert_eq!(r.summary.totals.cap_hits, 0, "speed {f}");
+    }
+}
+
+#[test]
 fn a_speed_out_of_range_is_one_line_naming_the_line() {
-    for bad in ["0.4", "1.5", "0", "-1"] {
+    for bad in ["0.4", "1.61", "0", "-1"] {
         let text = format!("# c\nconfig game_speed {bad}\nframe 10\n");
         let e = ledge::lab::run_script(&text, &common::lab::options("s.lab", root(), true)).unwrap_err();
         assert_eq!(e.line, 2, "{e}");
-        assert_eq!(e.to_string(), format!("s.lab:2: config game_speed must be in [0.5, 1], got {bad}"));
+        assert_eq!(e.to_string(), format!("s.lab:2: config game_speed must be in [0.5, 1.6], got {bad}"));
     }
     let dir = common::scratch::Scratch::new("speed");
     let path = dir.path("fast.lab");
@@ -88,7 +103,7 @@ fn a_speed_out_of_range_is_one_line_naming_the_line() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("fast.lab:1: config game_speed must be in [0.5, 1], got 2"), "{err}");
+    assert!(err.contains("fast.lab:1: config game_speed must be in [0.5, 1.6], got 2"), "{err}");
     assert!(o.stdout.is_empty());
 }
 
@@ -97,13 +112,13 @@ fn the_game_refuses_a_bad_game_speed_in_one_line() {
     if !cfg!(feature = "game") {
         return;
     }
-    for bad in ["55", "110", "fast"] {
+    for bad in ["55", "170", "fast"] {
         let o = common::ledge().args(["--game-speed", bad]).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{bad}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(
             err.trim_end(),
-            format!("ledge: --game-speed must be 50, 60, 70, 80, 90 or 100 (percent), got {bad}")
+            format!("ledge: --game-speed must be 50 to 160 in steps of 10 (percent), got {bad}")
         );
     }
 }

@@ -134,8 +134,9 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     }
     x.xdo(&["key", "Left"]);
     sleep(300);
-    // The keyboard's jump row: the 16th (after the game speed, left, right, up, down).
-    for _ in 0..5 {
+    // The keyboard's jump row: the 17th (after the game speed, invincible, left, right, up,
+    // down).
+    for _ in 0..6 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);

@@ -146,6 +146,7 @@ fn a_recorded_session_with_rewinds_replays_to_the_same_hash() {
             &tuning,
             &config,
             speed,
+            false,
         );
         let kb = Source::Keyboard;
         let events = [

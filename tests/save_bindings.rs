@@ -28,6 +28,7 @@ fn record(keyboard: &mut Keyboard, right_key: KeyCode, jump_key: KeyCode) -> (St
         &Tuning::default(),
         &StepperConfig::default(),
         GameSpeed::FULL,
+        false,
     );
     let mut events = Vec::new();
     let presses = [(right_key, true, 1), (jump_key, true, 20), (jump_key, false, 30), (right_key, false, 40)];

@@ -14,7 +14,7 @@
 //! | pad Select | — | quit | quit |
 //! | F3 | telemetry overlay on/off | same | — (hidden: the clock is stopped) |
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
-//! | − / = (+) | game speed 10 % down / up (50–100 %; not while recording) | same | — |
+//! | − / = (+) | game speed 10 % down / up (50–160 %; not while recording) | same | — |
 //! | G | the ghost of the best run shown / hidden | same | — |
 //!
 //! While a menu is open (paused, end screen, title) the menus take the keys first

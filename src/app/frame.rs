@@ -164,6 +164,9 @@ impl App {
                 self.ghosts.after_frame(&self.game);
             }
             self.telemetry.push(stats);
+            if self.race.is_none() {
+                self.session.note_assists(self.game.game_speed().percent(), self.game.world().invincible);
+            }
             if self.game.world().level_complete && self.race.is_none() {
                 self.finish_run();
                 self.save_progress();

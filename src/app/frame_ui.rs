@@ -219,7 +219,13 @@ mod tests {
         let mut settings = crate::save::Settings::default();
         settings.display.reduced_motion = true; // the widest screen-shake value
         let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
-        let split = crate::timer::Split { igt_ticks: 600, rta_ns: 1, best_ticks: None, rewound_ticks: 0 };
+        let split = crate::timer::Split {
+            igt_ticks: 600,
+            rta_ns: 1,
+            best_ticks: None,
+            rewound_ticks: 0,
+            assists: crate::timer::RunAssists::default(),
+        };
         let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
         for size in [(640, 360), (960, 540), (1280, 720), (1280, 800), (1920, 1080)] {
             // The plain pause screen (no menus: the app always has them) is too wide to sit
@@ -265,8 +271,13 @@ mod tests {
 
     #[test]
     fn the_last_levels_splits_show_for_the_first_seconds_of_the_next() {
-        let split =
-            crate::timer::Split { igt_ticks: 600, rta_ns: 1, best_ticks: Some(630), rewound_ticks: 0 };
+        let split = crate::timer::Split {
+            igt_ticks: 600,
+            rta_ns: 1,
+            best_ticks: Some(630),
+            rewound_ticks: 0,
+            assists: crate::timer::RunAssists::default(),
+        };
         let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
         let shows = |ticks| {
             let mut f = frame(Mode::Playing, None);

@@ -356,6 +356,12 @@ impl App {
         self.opts.reduced_motion = d.reduced_motion;
         self.game.set_reduced_motion(d.reduced_motion);
         self.game.set_cosmetic_settings(new.cosmetic());
+        // The assist applies at once, but not to a recording (its replay has it from the
+        // start or not at all) or a race (which has no assists).
+        if d.invincible != old.display.invincible && self.recorder.is_none() && self.race.is_none() {
+            self.opts.invincible = d.invincible;
+            self.game.set_invincible(d.invincible);
+        }
         if d.vsync != old.display.vsync {
             self.opts.vsync = d.vsync;
             if let Some(g) = &mut self.gfx {

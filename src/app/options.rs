@@ -52,10 +52,13 @@ pub struct AppOptions {
     /// folders ([`crate::save::Store::open`]); the key bindings come from it and completed
     /// levels are saved to it. The default saves nothing.
     pub save: crate::save::Store,
-    /// The game-speed assist (`--game-speed PCT`, 50–100 %, else the settings'
+    /// The game-speed assist (`--game-speed PCT`, 50–160 %, else the settings'
     /// `display.game_speed`): wall time is scaled before the fixed tick, the physics stays the
     /// same ([`crate::time::speed`]).
     pub game_speed: crate::time::GameSpeed,
+    /// The invincibility assist: `--invincible`, else the settings' `display.invincible`
+    /// ([`crate::sim::World::invincible`]).
+    pub invincible: bool,
     /// `--ghost FILE`: a recording played as a ghost on the first level
     /// ([`crate::lab::ghost`]).
     pub ghost: Option<PathBuf>,

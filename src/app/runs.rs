@@ -17,19 +17,22 @@ impl App {
         self.ghosts.start(&self.session.level_path, &id, &self.game, &self.opts.save);
     }
 
-    /// The current level's goal was reached: its split (IGT, RTA, rewinds) against the best
-    /// saved before it, its attempt kept as the level's ghost if it is a new best (one warning
-    /// line if that fails), and its result noted.
+    /// The current level's goal was reached: its split (IGT, RTA, rewinds, assists) against
+    /// the best saved before it, its attempt kept as the level's ghost if it is a new best
+    /// without assists (one warning line if that fails), and its result noted.
     pub(super) fn finish_run(&mut self) {
         let id = self.level_id();
         let best = self.opts.save.progress().levels.get(&id).map(|r| r.best_ticks);
         let world = self.game.world();
-        let split = self.session.level_clock().split(
-            world.tick,
-            self.wall_ns(),
-            self.game.totals().rewound_ticks,
-            best,
-        );
+        let split = crate::timer::Split {
+            assists: self.session.assists(),
+            ..self.session.level_clock().split(
+                world.tick,
+                self.wall_ns(),
+                self.game.totals().rewound_ticks,
+                best,
+            )
+        };
         if let Err(e) = self.ghosts.finish(&id, &split, &self.game, &self.opts.save) {
             eprintln!("ledge: warning: the ghost of this run is not kept: {e}");
         }

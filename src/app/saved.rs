@@ -39,7 +39,8 @@ impl App {
         let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
         let id = self.level_id();
         let next = super::next_level_path(&self.session.level_path).map(|p| level_id(&p, shipped.as_deref()));
-        if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref()) {
+        let assisted = self.session.assists().any();
+        if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref(), assisted) {
             eprintln!("ledge: warning: {w}");
         }
     }

@@ -40,6 +40,8 @@ pub struct Session {
     clock: LevelClock,
     /// Deaths when the current level started.
     level_start_deaths: u64,
+    /// The assists the current level's run has used so far ([`Session::note_assists`]).
+    assists: crate::timer::RunAssists,
     /// Levels finished since the first (for the end screen).
     results: Vec<LevelResult>,
 }
@@ -54,6 +56,7 @@ impl Session {
             levels_completed: 0,
             clock: LevelClock::default(),
             level_start_deaths: 0,
+            assists: crate::timer::RunAssists::default(),
             results: Vec::new(),
         }
     }
@@ -63,6 +66,18 @@ impl Session {
     pub fn start_level(&mut self, world: &World, real_ns: u64, rewound: u64) {
         self.clock = LevelClock { start_tick: world.tick, start_real_ns: real_ns, start_rewound: rewound };
         self.level_start_deaths = world.deaths;
+        self.assists = crate::timer::RunAssists::default();
+    }
+
+    /// A frame of the current level's run was played at `speed_percent` with invincibility
+    /// on or off: both count as assists of the run (no personal best, no ghost).
+    pub fn note_assists(&mut self, speed_percent: u32, invincible: bool) {
+        self.assists.note(speed_percent, invincible);
+    }
+
+    /// The assists the current level's run has used so far.
+    pub fn assists(&self) -> crate::timer::RunAssists {
+        self.assists
     }
 
     /// Where the clocks stood when the current level started.

@@ -40,7 +40,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
     let config = StepperConfig::default();
     let recorder = opts.record.as_ref().filter(|_| opts.race.is_none()).map(|path| {
         let sha256 = level.origin.as_ref().map(|o| o.sha256);
-        Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed)
+        Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed, opts.invincible)
     });
     let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
     let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
@@ -51,6 +51,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
     // changes them); the loop keeps them across `load_level`.
     game.set_cosmetic_settings(opts.save.settings().cosmetic());
     game.set_game_speed(opts.game_speed);
+    game.set_invincible(opts.invincible);
     game.set_measure_ticks(true);
 
     let stress = opts.stress;

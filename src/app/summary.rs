@@ -50,7 +50,7 @@ pub struct Summary {
     pub paused_s: f64,
     /// Levels completed.
     pub levels_completed: u32,
-    /// The game-speed assist at exit, whole percent (50..=100; `--game-speed`, else the
+    /// The game-speed assist at exit, whole percent (50..=160; `--game-speed`, else the
     /// settings' `display.game_speed`, as changed in play).
     pub game_speed: u32,
     /// `--fps-cap` pacing: mean lateness of a frame start after its deadline, microseconds.

@@ -63,6 +63,8 @@ impl Loop {
         let tick = self.world.tick;
         self.world = World::for_race(&self.level, players);
         self.world.tick = tick;
+        // A race has no assists (NET.md): one player's world gets the loop's back.
+        self.world.set_invincible(players == 1 && self.invincible);
         self.others.latches = vec![Latch::new(); players - 1];
         self.others.snap(&self.world);
         self.history.restart(&self.world);

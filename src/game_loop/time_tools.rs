@@ -49,6 +49,18 @@ impl Loop {
         self.stepper.set_speed(speed);
     }
 
+    /// The invincibility assist on or off ([`crate::sim::World::invincible`]), now and for
+    /// every level loaded after (kept across level changes and hot reloads; a race has none).
+    pub fn set_invincible(&mut self, on: bool) {
+        self.invincible = on;
+        self.world.set_invincible(on);
+    }
+
+    /// The invincibility assist in force.
+    pub fn invincible(&self) -> bool {
+        self.invincible
+    }
+
     /// The game speed in force.
     pub fn game_speed(&self) -> GameSpeed {
         self.stepper.speed()

@@ -40,7 +40,8 @@ pub struct Recorder {
 
 impl Recorder {
     /// Start a recording of `level_path` played with `tuning` and `config` at `speed` (written
-    /// as `config game_speed` when not full speed), to be written to `path` by
+    /// as `config game_speed` when not full speed) and with the invincibility assist or not
+    /// (`config assist_invincible 1`), to be written to `path` by
     /// [`Recorder::finish`].
     pub fn new(
         path: &Path,
@@ -49,12 +50,16 @@ impl Recorder {
         tuning: &Tuning,
         config: &StepperConfig,
         speed: GameSpeed,
+        invincible: bool,
     ) -> Self {
         let mut script = ScriptWriter::new(Repeat::WhenMany);
         script.comment("Recorded by `ledge --record`; replay with `ledge lab FILE`.");
         write_setup(&mut script, level_path, sha256, tuning, config);
         if speed != GameSpeed::FULL {
             script.config("game_speed", speed.factor());
+        }
+        if invincible {
+            script.config("assist_invincible", 1.0);
         }
         Recorder { path: path.to_path_buf(), script, last_frame_ns: 0 }
     }
@@ -157,6 +162,7 @@ mod tests {
             &tuning,
             &config,
             GameSpeed::FULL,
+            false,
         );
         // irregular frames, events between them, a pad
         let mut lp = Loop::new(level, tuning.clone(), config).unwrap();
@@ -218,6 +224,7 @@ mod tests {
             &Tuning::default(),
             &config,
             GameSpeed::FULL,
+            false,
         );
         rec.frame(16_666_667);
         rec.changed(false, 1);

@@ -229,9 +229,13 @@ impl ShownStats {
 /// each only when the run used it, so reports of scripts without them do not change.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct ConfigEcho {
-    /// `config game_speed F` as the script set it (the factor F in [0.5, 1]).
+    /// `config game_speed F` as the script set it (the factor F in [0.5, 1.6]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game_speed: Option<f64>,
+    /// `config assist_invincible 0|1`, when the script set it (the invincibility assist,
+    /// [`crate::sim::World::invincible`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assist_invincible: Option<u32>,
     /// `config effects 0|1`, when the script set it (LAB.md Version 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effects: Option<u32>,

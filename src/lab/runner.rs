@@ -320,6 +320,7 @@ pub(crate) fn build_loop(
     let mut game_speed = None;
     let mut cosmetic = CosmeticSettings::default();
     let mut cosmetic_echo = ConfigEcho::default();
+    let mut invincible = false;
     for (key, v, line) in &script.config {
         let whole = |v: f64| -> Result<u32, LabError> {
             if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
@@ -338,12 +339,18 @@ pub(crate) fn build_loop(
                 config.validate()
             }
             "max_frame_ms" => config.set_max_frame_ms(*v),
-            "reduced_motion" | "pause_on_focus_loss" => {
+            "reduced_motion" | "pause_on_focus_loss" | "assist_invincible" => {
                 if *v != 0.0 && *v != 1.0 {
                     return Err(fail(*line, format!("config {key} must be 0 or 1, got {v}")));
                 }
-                let slot =
-                    if key == "reduced_motion" { &mut reduced_motion } else { &mut pause_on_focus_loss };
+                let slot = match key.as_str() {
+                    "reduced_motion" => &mut reduced_motion,
+                    "pause_on_focus_loss" => &mut pause_on_focus_loss,
+                    _ => {
+                        cosmetic_echo.assist_invincible = Some(whole(*v)?);
+                        &mut invincible
+                    }
+                };
                 *slot = *v == 1.0;
                 Ok(())
             }
@@ -373,7 +380,7 @@ pub(crate) fn build_loop(
                 return Err(fail(
                     *line,
                     format!(
-                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed, effects, shake, flashes)"
+                        "unknown config key '{other}' (known: tick_hz, max_frame_ms, max_steps, reduced_motion, pause_on_focus_loss, game_speed, assist_invincible, effects, shake, flashes)"
                     ),
                 ));
             }
@@ -419,6 +426,10 @@ pub(crate) fn build_loop(
     if script.players > 1 && game_speed.is_some() {
         return Err(fail(0, "config game_speed: a race is always 100 % (NET.md)".into()));
     }
+    if script.players > 1 && invincible {
+        return Err(fail(0, "config assist_invincible: a race has no assists (NET.md)".into()));
+    }
+    lp.set_invincible(invincible);
     lp.set_reduced_motion(reduced_motion);
     lp.set_cosmetic_settings(cosmetic);
     if let Some((_, speed)) = game_speed {

@@ -266,7 +266,8 @@ impl Store {
     }
 
     /// Level `id` was completed in `ticks` fixed ticks with `deaths` deaths; `next` is the
-    /// level after it, now unlocked. Saves the progress when anything improved.
+    /// level after it, now unlocked. An `assisted` run (game speed, invincibility) only
+    /// unlocks `next`: it is never a record. Saves the progress when anything changed.
     ///
     /// # Errors
     /// [`SaveWarning::WriteFailed`]; the progress stays in memory for this session.
@@ -276,8 +277,11 @@ impl Store {
         ticks: u64,
         deaths: u64,
         next: Option<&str>,
+        assisted: bool,
     ) -> Result<(), SaveWarning> {
-        if self.progress.finish(id, ticks, deaths, next) { self.save_progress() } else { Ok(()) }
+        let changed =
+            if assisted { self.progress.unlock(next) } else { self.progress.finish(id, ticks, deaths, next) };
+        if changed { self.save_progress() } else { Ok(()) }
     }
 
     /// Write `settings.toml` (atomically) if settings are saved.

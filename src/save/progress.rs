@@ -118,11 +118,17 @@ impl Progress {
                 true
             }
         };
-        if let Some(next) = next.filter(|n| !self.unlocked.iter().any(|u| u == n)) {
-            self.unlocked.push(next.to_owned());
-            changed = true;
-        }
+        changed |= self.unlock(next);
         changed
+    }
+
+    /// A level was finished with an assist: no record is kept (no best time, no fewest deaths),
+    /// but `next` (the level after it) is unlocked, as Celeste's Assist Mode lets a player on.
+    /// Returns true when that changed anything.
+    pub fn unlock(&mut self, next: Option<&str>) -> bool {
+        let Some(next) = next.filter(|n| !self.unlocked.iter().any(|u| u == n)) else { return false };
+        self.unlocked.push(next.to_owned());
+        true
     }
 
     /// True when level `id` can be played: it is unlocked, or it has a record.
@@ -145,6 +151,16 @@ pub fn level_id(path: &Path, shipped: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_assisted_finish_keeps_no_record_but_unlocks_the_next_level() {
+        let mut p = Progress::default();
+        assert!(p.unlock(Some("level2")));
+        assert!(!p.unlock(Some("level2")), "already unlocked");
+        assert!(!p.unlock(None));
+        assert!(p.levels.is_empty(), "no best time, no fewest deaths");
+        assert!(p.is_unlocked("level2"));
+    }
 
     #[test]
     fn keeps_the_best_of_each_and_unlocks_the_next() {

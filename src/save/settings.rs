@@ -93,13 +93,19 @@ pub struct Display {
     /// sound effects, which are `volume.effects`). Missing: on.
     #[serde(default = "on")]
     pub visual_effects: bool,
-    /// The game-speed assist, written as whole percent: 50, 60, 70, 80, 90 or 100
+    /// The game-speed assist, written as whole percent: 50 to 160 in steps of 10
     /// ([`GameSpeed::PERCENT_STEPS`]; wall time scaled before the fixed tick,
     /// [`crate::time::speed`]). The settings page's "Game speed" row saves it; `--game-speed
     /// PCT` overrides it for one run and is not saved, nor are the − / = keys in play. Missing
     /// in an old file: 100; any other number is a bad value (the file is kept aside).
     #[serde(default, with = "speed_percent")]
     pub game_speed: GameSpeed,
+    /// The invincibility assist (Celeste's Assist Mode): hazards, saws, walkers and squishes
+    /// do not kill, a fall puts the player back on the last ground stood on
+    /// ([`crate::sim::World::invincible`]). A run played with it is never a personal best or
+    /// a ghost. `--invincible` turns it on for one run. Missing in an old file: off.
+    #[serde(default)]
+    pub invincible: bool,
 }
 
 /// `serde(default)` for a switch that is on unless the file says otherwise.
@@ -139,12 +145,12 @@ mod speed_percent {
         s.serialize_u32(speed.percent())
     }
 
-    /// 50, 60, 70, 80, 90 or 100; any other integer is a bad value (the file is kept aside).
+    /// 50 to 160 in steps of 10; any other integer is a bad value (the file is kept aside).
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameSpeed, D::Error> {
         let percent = i64::deserialize(d)?;
         GameSpeed::from_percent(percent).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "game_speed = {percent}: must be 50, 60, 70, 80, 90 or 100 (percent)"
+                "game_speed = {percent}: must be 50 to 160 in steps of 10 (percent)"
             ))
         })
     }
@@ -254,6 +260,7 @@ impl Default for Settings {
                 flashes: true,
                 visual_effects: true,
                 game_speed: GameSpeed::FULL,
+                invincible: false,
             },
             net: Net::default(),
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
@@ -266,7 +273,7 @@ impl Settings {
     pub const HEADER: &'static str = "\
 # Ledge settings. Edit while the game is closed; docs/playing.md \"Saved data\" explains each key.
 # Volumes are 0..1; fps_cap 0 = no cap; screen_shake is off, half or full; game_speed is a
-# percent: 50, 60, 70, 80, 90 or 100; key names are KeyboardEvent.code names (KeyA, ArrowLeft,
+# percent: 50 to 160 in steps of 10; key names are KeyboardEvent.code names (KeyA, ArrowLeft,
 # Space, ...) and gamepad button names (South, DPadLeft, ...).
 ";
 
@@ -401,6 +408,7 @@ mod tests {
             assert_eq!(back, s);
             assert_eq!(back.display.game_speed.percent(), p);
         }
+        s.display.game_speed = GameSpeed::FULL;
         let old = s.to_text().replace("game_speed = 100\n", "");
         assert!(!old.contains("game_speed ="), "{old}");
         let back: Settings = toml::from_str(&old).unwrap();
@@ -410,10 +418,10 @@ mod tests {
     #[test]
     fn a_bad_game_speed_is_a_bad_value() {
         let good = Settings::default().to_text();
-        for bad in ["55", "0", "-50", "110", "1000000000000"] {
+        for bad in ["55", "0", "-50", "170", "1000000000000"] {
             let text = good.replace("game_speed = 100", &format!("game_speed = {bad}"));
             let err = toml::from_str::<Settings>(&text).unwrap_err();
-            let want = format!("game_speed = {bad}: must be 50, 60, 70, 80, 90 or 100 (percent)");
+            let want = format!("game_speed = {bad}: must be 50 to 160 in steps of 10 (percent)");
             assert!(err.message().contains(&want), "{err}");
         }
         for bad in ["90.0", "0.9", "\"90\"", "true"] {

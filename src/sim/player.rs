@@ -12,6 +12,10 @@
 //! held for `var_jump_time`, half gravity near the apex while jump is held, coyote time, jump
 //! buffer, upward corner correction, and Down+Jump through one-way platforms. Wall slide and
 //! wall jump are [`super::wall`]'s, called at four points of the tick.
+//!
+//! With the invincibility assist ([`World::invincible`], Celeste's Assist Mode) nothing kills:
+//! spikes, saws and walkers are passed through, a squish lifts the player onto the solid's top,
+//! and a fall out of the level puts the player back on the last tile ground stood on.
 
 use super::action::{Action, TickInput};
 use super::collision::{corner_nudge, tile, tile_ceil};
@@ -100,7 +104,11 @@ pub fn player_part(
     let dt = 1.0 / tick_hz as f64;
     let mut out = TickOutcome::default();
     if ent.squished {
-        return die(world, level, out, rules);
+        if !world.invincible {
+            return die(world, level, out, rules);
+        }
+        // Invincible: squeezed out onto the solid's top instead.
+        entities::place_out_of_solids(world, level);
     }
     let before = world.player.pos;
     let p = &mut world.player;
@@ -208,13 +216,23 @@ pub fn player_part(
     }
     p.run_ticks = if p.on_ground && p.vel.x != 0.0 { p.run_ticks.wrapping_add(1) } else { 0 };
 
-    if entities::contacts::contacts(world, level, tuning, tick_hz, before) {
+    if world.invincible && world.player.on_ground && world.riding.is_none() {
+        world.safe_ground = world.player.pos;
+    }
+    if entities::contacts::contacts(world, level, tuning, tick_hz, before) && !world.invincible {
         return die(world, level, out, rules);
     }
 
     // Triggers: hazards and the pit kill, checkpoints move the respawn point, the goal finishes.
     let hitbox = Rect { pos: world.player.pos, size: HITBOX };
-    if touches_hazard(level, &hitbox) || hitbox.pos.y > level.size_px().y {
+    if hitbox.pos.y > level.size_px().y && world.invincible {
+        // Invincible: back on the last ground stood on, as after a teleport (not a death).
+        let at = world.safe_ground;
+        respawn(world, level, Some(at));
+        out.respawned = true;
+        return out;
+    }
+    if !world.invincible && (touches_hazard(level, &hitbox) || hitbox.pos.y > level.size_px().y) {
         return die(world, level, out, rules);
     }
     for (i, cp) in level.checkpoints.iter().enumerate() {

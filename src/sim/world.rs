@@ -75,6 +75,15 @@ pub struct World {
     /// Players who left the race (their peer went silent or quit), bit K − 1 for player K: a
     /// runner that left stands where it was and touches nothing. Always 0 with one player.
     pub left: u8,
+    /// The invincibility assist (the lab's `config assist_invincible 1`, the game's assists
+    /// menu; Celeste's Assist Mode): hazards, saws, walkers and squishes do not kill, and a fall
+    /// out of the level puts the player back on [`World::safe_ground`] ([`super::player`]).
+    /// Off in a race. Hashed only when on, so a run without it hashes as before it existed.
+    pub invincible: bool,
+    /// With [`World::invincible`]: the hitbox top-left where the player last stood on the
+    /// level's tiles (not on a platform or a crumbling block, which may be gone), pixels; the
+    /// respawn point until then.
+    pub safe_ground: DVec2,
 }
 
 /// The most players in one world (LAB.md Version 4: `players N`, N in 1..=4).
@@ -132,6 +141,8 @@ impl Clone for World {
             finished_at,
             others,
             left,
+            invincible,
+            safe_ground,
         } = source;
         self.tick = *tick;
         self.player.clone_from(player);
@@ -147,6 +158,8 @@ impl Clone for World {
         self.finished_at = *finished_at;
         self.others.clone_from(others);
         self.left = *left;
+        self.invincible = *invincible;
+        self.safe_ground = *safe_ground;
     }
 }
 
@@ -187,7 +200,21 @@ impl World {
                 hash_runner(r, &mut h);
             }
         }
+        if self.invincible {
+            h.bool(true);
+            h.f64(self.safe_ground.x);
+            h.f64(self.safe_ground.y);
+        }
         h.finish()
+    }
+
+    /// Turn the invincibility assist on or off ([`World::invincible`]); turned on, the safe
+    /// ground starts at the respawn point.
+    pub fn set_invincible(&mut self, on: bool) {
+        if on && !self.invincible {
+            self.safe_ground = self.respawn_point;
+        }
+        self.invincible = on;
     }
 
     /// Players in this world: 1 + [`World::others`]'s length (1..=[`MAX_PLAYERS`]).

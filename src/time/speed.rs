@@ -1,8 +1,10 @@
 //! The game-speed assist (LAB.md "Time tools", `config game_speed F`; the game's
-//! `--game-speed PCT`): wall time is scaled by F in [0.5, 1] *before* the fixed stepper, so the
-//! tick stays 1/tick_hz of game time and the physics never changes — only how fast game time
-//! passes. (Celeste's Assist Mode offers the same 50–100 % range, but there the physics is
-//! stepped with a scaled delta; here the same input at the same ticks gives the same states.)
+//! `--game-speed PCT`): wall time is scaled by F in [0.5, 1.6] *before* the fixed stepper, so
+//! the tick stays 1/tick_hz of game time and the physics never changes — only how fast game
+//! time passes. (Celeste's Assist Mode offers 50–100 % and its Variant Mode up to 160 %, in
+//! the same 10 % steps, but there the physics is stepped with a scaled delta; here the same
+//! input at the same ticks gives the same states.) Above 100 % a frame can need more ticks
+//! than the catch-up cap allows only after a hitch: the cap's overrun policy is the same.
 //!
 //! Clock: event loop, once per render frame, in integer nanoseconds. The factor is kept as
 //! parts per million and the scaling carries its sub-nanosecond remainder from frame to frame,
@@ -12,7 +14,7 @@
 /// Parts per million in a factor of 1.
 const PPM: u64 = 1_000_000;
 
-/// A game speed: the factor F in [0.5, 1] by which wall time becomes game time, stored as
+/// A game speed: the factor F in [0.5, 1.6] by which wall time becomes game time, stored as
 /// whole parts per million (F = 0.5 is 500,000 exactly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GameSpeed {
@@ -23,11 +25,11 @@ pub struct GameSpeed {
 /// the game after `--game-speed`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SpeedError {
-    /// A factor outside [0.5, 1] (or not a number).
-    #[error("must be in [0.5, 1], got {0}")]
+    /// A factor outside [0.5, 1.6] (or not a number).
+    #[error("must be in [0.5, 1.6], got {0}")]
     Factor(f64),
-    /// A percentage that is not 50, 60, 70, 80, 90 or 100.
-    #[error("must be 50, 60, 70, 80, 90 or 100 (percent), got {0}")]
+    /// A percentage that is not 50 to 160 in steps of 10.
+    #[error("must be 50 to 160 in steps of 10 (percent), got {0}")]
     Percent(String),
 }
 
@@ -42,22 +44,25 @@ impl GameSpeed {
     pub const FULL: GameSpeed = GameSpeed { ppm: PPM as u32 };
     /// The slowest allowed speed, F = 0.5.
     pub const SLOWEST: GameSpeed = GameSpeed { ppm: (PPM / 2) as u32 };
-    /// The game's steps, percent (Celeste's Assist Mode range and step).
-    pub const PERCENT_STEPS: [u32; 6] = [50, 60, 70, 80, 90, 100];
+    /// The fastest allowed speed, F = 1.6 (Celeste's Variant Mode tops out at 160 %).
+    pub const FASTEST: GameSpeed = GameSpeed { ppm: (PPM * 8 / 5) as u32 };
+    /// The game's steps, percent: Celeste's Assist Mode range (50–100 %) and its variants'
+    /// (up to 160 %), in its 10 % step.
+    pub const PERCENT_STEPS: [u32; 12] = [50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160];
 
-    /// A speed from the factor F in [0.5, 1] (LAB.md `config game_speed F`), rounded to the
+    /// A speed from the factor F in [0.5, 1.6] (LAB.md `config game_speed F`), rounded to the
     /// nearest part per million.
     ///
     /// # Errors
-    /// [`SpeedError::Factor`] when F is not a number in [0.5, 1].
+    /// [`SpeedError::Factor`] when F is not a number in [0.5, 1.6].
     pub fn from_factor(f: f64) -> Result<GameSpeed, SpeedError> {
-        if !(0.5..=1.0).contains(&f) {
+        if !(0.5..=1.6).contains(&f) {
             return Err(SpeedError::Factor(f));
         }
         Ok(GameSpeed { ppm: (f * PPM as f64).round() as u32 })
     }
 
-    /// A speed from a percentage as the game's `--game-speed` takes it: 50 to 100 in steps of
+    /// A speed from a percentage as the game's `--game-speed` takes it: 50 to 160 in steps of
     /// 10.
     ///
     /// # Errors
@@ -77,7 +82,7 @@ impl GameSpeed {
         Some(GameSpeed { ppm: p * 10_000 })
     }
 
-    /// The factor F, in [0.5, 1].
+    /// The factor F, in [0.5, 1.6].
     pub fn factor(self) -> f64 {
         f64::from(self.ppm) / PPM as f64
     }
@@ -87,11 +92,17 @@ impl GameSpeed {
         (self.ppm + 5_000) / 10_000
     }
 
+    /// Not full speed: an assist (slower) or a variant (faster); such a run is never a
+    /// personal best or a ghost.
+    pub fn is_assisted(self) -> bool {
+        self != GameSpeed::FULL
+    }
+
     /// The next of the game's 10 % steps up (`up`) or down from this speed, staying in
-    /// 50..=100 %.
+    /// 50..=160 %.
     pub fn stepped(self, up: bool) -> GameSpeed {
         let p = self.percent();
-        let next = if up { (p + 10).min(100) } else { p.saturating_sub(10).max(50) };
+        let next = if up { (p + 10).min(160) } else { p.saturating_sub(10).max(50) };
         GameSpeed { ppm: next / 10 * 10 * 10_000 }
     }
 }
@@ -142,22 +153,27 @@ mod tests {
         assert_eq!(GameSpeed::from_factor(0.5), Ok(GameSpeed::SLOWEST));
         assert_eq!(GameSpeed::from_factor(1.0), Ok(GameSpeed::FULL));
         assert_eq!(GameSpeed::from_factor(0.7).unwrap().percent(), 70);
-        for bad in [0.49, 1.01, f64::NAN, -1.0, f64::INFINITY] {
+        assert_eq!(GameSpeed::from_factor(1.6), Ok(GameSpeed::FASTEST));
+        assert_eq!(GameSpeed::from_factor(1.3).unwrap().percent(), 130);
+        for bad in [0.49, 1.61, 2.0, f64::NAN, -1.0, f64::INFINITY] {
             assert!(GameSpeed::from_factor(bad).is_err(), "{bad}");
         }
         assert_eq!(GameSpeed::from_percent_text("50"), Ok(GameSpeed::SLOWEST));
         assert_eq!(GameSpeed::from_percent_text("80").unwrap().factor(), 0.8);
-        for bad in ["40", "55", "110", "x", "", "0.5"] {
+        assert_eq!(GameSpeed::from_percent_text("160"), Ok(GameSpeed::FASTEST));
+        for bad in ["40", "55", "170", "x", "", "0.5"] {
             let e = GameSpeed::from_percent_text(bad).unwrap_err();
             assert!(e.to_string().contains(&format!("got {bad}")), "{e}");
         }
         assert_eq!(GameSpeed::from_percent(70), GameSpeed::from_factor(0.7).ok());
-        for bad in [-50, 0, 55, 110, i64::MAX] {
+        for bad in [-50, 0, 55, 115, 170, i64::MAX] {
             assert_eq!(GameSpeed::from_percent(bad), None, "{bad}");
         }
-        assert_eq!(GameSpeed::FULL.stepped(true), GameSpeed::FULL);
+        assert_eq!(GameSpeed::FULL.stepped(true).percent(), 110);
+        assert_eq!(GameSpeed::FASTEST.stepped(true), GameSpeed::FASTEST);
         assert_eq!(GameSpeed::FULL.stepped(false).percent(), 90);
         assert_eq!(GameSpeed::SLOWEST.stepped(false), GameSpeed::SLOWEST);
+        assert!(!GameSpeed::FULL.is_assisted() && GameSpeed::FASTEST.is_assisted());
     }
 
     #[test]

@@ -76,7 +76,11 @@ pub fn end_screen(
     let panel_top = y - 8.0 * scr.s;
     out.text.push(TextItem::new("You made it!", cx, y, title, colors::TITLE).aligned(Align::Center));
     y += title * 1.6;
-    let name_w = results.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).clamp(5, 28);
+    // An assisted level's name is marked `*`, and a note under the table says which assists.
+    let shown_name = |r: &LevelResult| {
+        if r.split.assists.any() { format!("{} *", r.name) } else { r.name.clone() }
+    };
+    let name_w = results.iter().map(|r| shown_name(r).chars().count()).max().unwrap_or(0).clamp(5, 28);
     // The split column is left blank in the row and drawn over it in its own colour.
     let split_at = name_w + 2 + 6 + 2 + 9 + 2 + 9 + 2;
     let row = |name: &str, deaths: &str, igt: &str, rta: &str, split: &str, rewind: &str| {
@@ -104,10 +108,11 @@ pub fn end_screen(
         rows.push((text, Some((format!("{delta:>9}"), pace_color(s.pace())))));
     };
     for r in results {
-        add(&r.name, r.deaths, &r.split);
+        add(&shown_name(r), r.deaths, &r.split);
     }
     let deaths = results.iter().map(|r| r.deaths).sum();
-    add("total", deaths, &Split::total(results.iter().map(|r| &r.split)));
+    let total = Split::total(results.iter().map(|r| &r.split));
+    add("total", deaths, &total);
     let width = mono_width(rows[0].0.chars().count(), size);
     let left = cx - width * 0.5;
     let last = rows.len() - 1;
@@ -122,6 +127,11 @@ pub fn end_screen(
         if let Some((delta, color)) = split {
             out.text.push(TextItem::new(delta, left + mono_width(split_at, size), y, size, color));
         }
+        y += line;
+    }
+    if total.assists.any() {
+        let note = format!("* assisted ({}): not a personal best", total.assists.label());
+        out.text.push(TextItem::new(note, left, y, size, colors::DIM));
         y += line;
     }
     y += line;
@@ -165,6 +175,7 @@ mod tests {
             rta_ns: ticks * 17_000_000,
             best_ticks: best,
             rewound_ticks: rewound,
+            assists: crate::timer::RunAssists::default(),
         };
         let results = vec![
             LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800, split: split(1800, Some(1830), 0) },
@@ -202,5 +213,14 @@ mod tests {
         assert!(panel.pos[0] >= 0.0 && panel.pos[0] + panel.size[0] <= 1280.0);
         let last = out.text.last().unwrap();
         assert!(panel.pos[1] + panel.size[1] <= last.y + 2.0 * last.size * LINE_HEIGHT, "sized to the text");
+
+        // An assisted level is marked, and a note under the table names its assists.
+        let mut assisted = results.clone();
+        assisted[1].split.assists.note(140, false);
+        let mut out = Layer::default();
+        end_screen(&mut out, &scr, &assisted, 60, "Play again");
+        let texts: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();
+        assert!(texts.iter().any(|t| t.starts_with("Caves *")), "{texts:?}");
+        assert!(texts.contains(&"* assisted (140 % speed): not a personal best"), "{texts:?}");
     }
 }

@@ -67,6 +67,8 @@ pub enum SettingRow {
     /// keys override for one run): a step here applies at once and is saved
     /// ([`super::menu::MenuAction::GameSpeed`]).
     GameSpeed,
+    /// `display.invincible`, the invincibility assist (applied at once, not while recording).
+    Invincible,
     /// The keys of one action on one device.
     Key(Device, Action),
     /// Both devices' bindings back to the defaults.
@@ -90,6 +92,7 @@ pub fn setting_rows() -> Vec<SettingRow> {
         Fullscreen,
         FpsCap,
         GameSpeed,
+        Invincible,
     ];
     for device in [Device::Keyboard, Device::Pad] {
         rows.extend(Action::ALL.map(|a| Key(device, a)));
@@ -131,6 +134,7 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
         SettingRow::VisualEffects => s.display.visual_effects ^= true,
         SettingRow::Vsync => s.display.vsync ^= true,
         SettingRow::Fullscreen => s.display.fullscreen ^= true,
+        SettingRow::Invincible => s.display.invincible ^= true,
         SettingRow::FpsCap => {
             let now = FPS_CAPS.iter().position(|&c| c >= s.display.fps_cap).unwrap_or(0) as i32;
             s.display.fps_cap = FPS_CAPS[(now + by).rem_euclid(FPS_CAPS.len() as i32) as usize];

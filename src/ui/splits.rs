@@ -29,8 +29,8 @@ pub fn rewind_mark(s: &Split) -> &'static str {
 }
 
 /// The level-complete banner for `r`: a panel under the HUD with the level's name, IGT and RTA,
-/// the split against the best (coloured; `new best` on a first finish or a faster one) and
-/// whether rewind was used.
+/// the split against the best (coloured; `new best` on a first finish or a faster one without
+/// assists, `(assisted)` for a run with any) and whether rewind and which assists were used.
 pub fn level_complete(out: &mut Layer, scr: &Screen, r: &LevelResult, tick_hz: u32) {
     let size = scr.text_px();
     let line = (size * LINE_HEIGHT).round();
@@ -44,9 +44,18 @@ pub fn level_complete(out: &mut Layer, scr: &Screen, r: &LevelResult, tick_hz: u
         Some(d) => format!("vs best {}", format_delta(d, tick_hz)),
         None => "first finish".to_owned(),
     };
-    let best = if s.is_new_best() { "   new best!" } else { "" };
-    let rewind = if s.rewind_used() { "rewind used" } else { "no rewind" };
-    let lines = [head, times, format!("{vs}{best}"), rewind.to_owned()];
+    let best = if s.is_new_best() {
+        "   new best!"
+    } else if s.assists.any() {
+        "   (assisted)"
+    } else {
+        ""
+    };
+    let mut aids = if s.rewind_used() { "rewind used" } else { "no rewind" }.to_owned();
+    if s.assists.any() {
+        aids = format!("{aids}  ·  assists: {}", s.assists.label());
+    }
+    let lines = [head, times, format!("{vs}{best}"), aids];
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;
     out.quads.push(solid(x, y, w.round(), (4.0 * line + 2.0 * pad).round(), colors::PANEL, PANEL_ALPHA));
@@ -65,8 +74,13 @@ mod tests {
     use super::*;
 
     fn result(best: Option<u64>, rewound: u64) -> LevelResult {
-        let split =
-            Split { igt_ticks: 600, rta_ns: 12_345_678_901, best_ticks: best, rewound_ticks: rewound };
+        let split = Split {
+            igt_ticks: 600,
+            rta_ns: 12_345_678_901,
+            best_ticks: best,
+            rewound_ticks: rewound,
+            assists: crate::timer::RunAssists::default(),
+        };
         LevelResult { name: "Meadow".into(), deaths: 1, ticks: 600, split }
     }
 
@@ -87,6 +101,17 @@ mod tests {
         out = Layer::default();
         level_complete(&mut out, &scr, &result(None, 0), 60);
         assert_eq!((out.text[2].text.as_str(), out.text[2].color), ("first finish   new best!", colors::DIM));
+    }
+
+    #[test]
+    fn an_assisted_run_is_no_best_and_says_which_assists() {
+        let scr = Screen::new(1280, 720);
+        let mut out = Layer::default();
+        let mut r = result(Some(630), 0);
+        r.split.assists.note(80, true);
+        level_complete(&mut out, &scr, &r, 60);
+        assert_eq!(out.text[2].text, "vs best -0:00.50   (assisted)");
+        assert_eq!(out.text[3].text, "no rewind  ·  assists: 80 % speed, invincible");
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub async fn start() -> anyhow::Result<()> {
         vsync: true,
         reduced_motion: display.reduced_motion,
         game_speed: display.game_speed,
+        invincible: display.invincible,
         record: query.record.then(|| "ledge-session.lab".into()),
         race: query.net.clone().map(|net| crate::app::race::RaceStart {
             net,

@@ -266,7 +266,10 @@ impl App {
     /// Do what the menus asked. While recording (`--record`, one level), nothing that loads
     /// a level is done: the recording could not replay it.
     fn menu_action(&mut self, event_loop: &ActiveEventLoop, action: Option<MenuAction>) {
-        let loads = matches!(action, Some(MenuAction::Play(_) | MenuAction::Restart | MenuAction::ToTitle));
+        let loads = matches!(
+            action,
+            Some(MenuAction::Play(_) | MenuAction::Restart | MenuAction::SkipLevel | MenuAction::ToTitle)
+        );
         if loads && self.recorder.is_some() {
             self.menus.menu.say("Not while recording: --record covers one level");
             return;
@@ -289,6 +292,14 @@ impl App {
                 let level = self.game.level().clone();
                 self.enter_level(level);
                 self.resume();
+            }
+            Some(MenuAction::SkipLevel) => {
+                self.skip_progress();
+                self.ghosts.drop_attempt();
+                self.complete_level();
+                if self.session.mode == Mode::Paused {
+                    self.resume();
+                }
             }
             Some(MenuAction::ToTitle) => {
                 self.session.mode = Mode::Title;

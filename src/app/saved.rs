@@ -32,14 +32,23 @@ impl App {
 
     /// The current level's goal was reached: note its time, deaths and the next level as
     /// unlocked in the progress, and save it (one warning line if that fails; the game goes
-    /// on either way).
+    /// on either way). A run with an assist only unlocks the next level.
     pub(super) fn save_progress(&mut self) {
         let world = self.game.world();
         let (ticks, deaths) = (self.session.level_ticks(world), self.session.level_deaths(world));
+        self.note_progress(ticks, deaths, self.session.assists().any());
+    }
+
+    /// The skip-level assist: the next level unlocked in the progress, no record of this one.
+    pub(super) fn skip_progress(&mut self) {
+        self.note_progress(0, 0, true);
+    }
+
+    /// Note level's finish in `ticks` with `deaths` (`assisted`: only the unlock) and save it.
+    fn note_progress(&mut self, ticks: u64, deaths: u64, assisted: bool) {
         let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
         let id = self.level_id();
         let next = super::next_level_path(&self.session.level_path).map(|p| level_id(&p, shipped.as_deref()));
-        let assisted = self.session.assists().any();
         if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref(), assisted) {
             eprintln!("ledge: warning: {w}");
         }

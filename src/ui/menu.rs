@@ -57,6 +57,9 @@ pub enum MenuAction {
     Resume,
     /// The current level again from its start.
     Restart,
+    /// The skip-level assist (Celeste's Assist Mode "skip chapter"): the next level (or the end
+    /// screen) at once; the level skipped unlocks the next but keeps no record.
+    SkipLevel,
     /// Leave the level for the title screen.
     ToTitle,
     /// From the end screen: the first level again.
@@ -93,7 +96,7 @@ pub enum Page {
     Title,
     /// The levels (open ones with their best results), then settings and quit.
     LevelSelect,
-    /// Resume, restart level, settings, quit to title, quit.
+    /// Resume, restart level, settings, skip level, quit to title, quit.
     Pause,
     /// Volumes, display, key bindings.
     Settings,
@@ -104,7 +107,8 @@ pub enum Page {
 }
 
 /// The pause menu's items, in order.
-pub const PAUSE_ITEMS: [&str; 5] = ["Resume", "Restart level", "Settings", "Quit to title", "Quit"];
+pub const PAUSE_ITEMS: [&str; 6] =
+    ["Resume", "Restart level", "Settings", "Skip level", "Quit to title", "Quit"];
 
 /// The end screen's items, in order.
 pub const END_ITEMS: [&str; 3] = ["Play again", "Back to title", "Quit"];
@@ -377,7 +381,8 @@ impl Menu {
                         self.push(Page::Settings, ctx);
                         None
                     }
-                    3 => Some(MenuAction::ToTitle),
+                    3 => Some(MenuAction::SkipLevel),
+                    4 => Some(MenuAction::ToTitle),
                     _ => Some(MenuAction::Quit),
                 };
             }

@@ -81,6 +81,8 @@ fn pause_and_end_roots_keep_their_keys() {
     assert_eq!(m.input(Input::Back, &c), None);
     assert_eq!((m.page(), m.cursor()), (Page::Pause, 2), "back where it was");
     m.input(Input::Down, &c);
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::SkipLevel));
+    m.input(Input::Down, &c);
     assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
 
     let mut e = Menu::new(Page::End);

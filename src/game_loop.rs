@@ -37,6 +37,7 @@ use crate::present::bodies::Bodies;
 use crate::present::camera::Camera;
 use crate::present::spin::{goal_angle, lerp_angle};
 use crate::present::view::{EntityDraw, FrameView, PlayerDraw, PlayerPose};
+use crate::sim::action::TickInput;
 use crate::sim::cues::{CueBefore, CueSet, tick_cues};
 use crate::sim::entities::record::{EntityRecord, records};
 use crate::sim::rewind::Rewind;
@@ -115,6 +116,8 @@ pub struct Loop {
     latency: latency::LatencyProbe,
     /// The invincibility assist, applied to every level's world ([`Loop::set_invincible`]).
     invincible: bool,
+    /// The input the last tick read (player 1's), for the input display.
+    tick_input: TickInput,
 }
 
 impl Loop {
@@ -167,6 +170,7 @@ impl Loop {
             savestates: savestates::Savestates::default(),
             latency: latency::LatencyProbe::default(),
             invincible: false,
+            tick_input: TickInput::default(),
         })
     }
 
@@ -281,6 +285,7 @@ impl Loop {
     fn run_tick(&mut self, driver: Option<&mut dyn TickDriver>) -> u32 {
         self.ticks_run += 1;
         let (input, mut consumed) = self.latch.input_for_tick(self.ticks_run);
+        self.tick_input = input;
         let race = !self.world.others.is_empty();
         if let Some(name) = self.take_pending_load() {
             if race {

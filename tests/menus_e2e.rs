@@ -134,9 +134,9 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     }
     x.xdo(&["key", "Left"]);
     sleep(300);
-    // The keyboard's jump row: the 17th (after the game speed, invincible, left, right, up,
-    // down).
-    for _ in 0..6 {
+    // The keyboard's jump row: the 18th (after the game speed, invincible, input display,
+    // left, right, up, down).
+    for _ in 0..7 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);

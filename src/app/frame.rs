@@ -67,12 +67,14 @@ impl App {
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
+                invincible: self.game.world().invincible,
                 notice: self.race.as_ref().and_then(|r| r.status()).or(self.reload.notice()),
             },
             f3,
             results: self.session.results(),
             menu,
             broken: self.reload.banner(),
+            input: self.opts.save.settings().display.input_display.then(|| self.game.tick_input()),
         };
         frame_ui::build(out, size, &frame);
         if self.race.is_some() && self.session.mode == Mode::Playing {

@@ -43,6 +43,8 @@ pub struct FrameUi<'a> {
     /// The watched files that do not load (hot reload): their banner is drawn over everything
     /// while a level is on, playing or paused.
     pub broken: &'a [BrokenFile],
+    /// The input display's input (the last tick's), when it is on.
+    pub input: Option<crate::sim::action::TickInput>,
 }
 
 /// The menus as a frame draws them.
@@ -78,6 +80,9 @@ pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
         _ => {}
     }
     let hud = ui::hud(out, &scr, &frame.hud);
+    if let Some(input) = &frame.input {
+        ui::input_display(out, &scr, input);
+    }
     let paused = frame.mode == Mode::Paused;
     let beside_menu = frame.f3.filter(|_| paused);
     // The last level's splits, for the first seconds of the next one.
@@ -117,12 +122,14 @@ mod tests {
                 tick_hz: 60,
                 speed_percent: 100,
                 rewinding: false,
+                invincible: false,
                 notice: None,
             },
             f3,
             results: &[],
             menu: None,
             broken: &[],
+            input: None,
         }
     }
 

@@ -97,4 +97,10 @@ impl Loop {
     pub fn rewinding(&self) -> bool {
         self.rewinding
     }
+
+    /// The input the last tick run read (player 1's: held actions, the press edges it
+    /// consumed, the stick), for the input display; nothing before the first tick.
+    pub fn tick_input(&self) -> crate::sim::action::TickInput {
+        self.tick_input
+    }
 }

@@ -106,6 +106,10 @@ pub struct Display {
     /// a ghost. `--invincible` turns it on for one run. Missing in an old file: off.
     #[serde(default)]
     pub invincible: bool,
+    /// The input display: the last tick's held actions and stick in the view's bottom-left
+    /// corner ([`crate::ui::input_display`]). Missing in an old file: off.
+    #[serde(default)]
+    pub input_display: bool,
 }
 
 /// `serde(default)` for a switch that is on unless the file says otherwise.
@@ -261,6 +265,7 @@ impl Default for Settings {
                 visual_effects: true,
                 game_speed: GameSpeed::FULL,
                 invincible: false,
+                input_display: false,
             },
             net: Net::default(),
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },

@@ -1,4 +1,5 @@
-//! The always-on HUD (level name, deaths, level time; the game speed when it is not 100 %,
+//! The always-on HUD (level name, deaths, level time; the game speed when it is not 100 % and
+//! `invincible` while that assist is on,
 //! `◀◀ REWIND` while time runs backwards, and hot reload's "reloaded NAME" for a moment) and the text helpers it and the
 //! screens share: the exact tick clock ([`format_clock`]) and [`truncate`].
 //!
@@ -35,6 +36,8 @@ pub struct Hud<'a> {
     pub speed_percent: u32,
     /// Time is running backwards (rewind held): a third line says so.
     pub rewinding: bool,
+    /// The invincibility assist is on: the second line says so.
+    pub invincible: bool,
     /// Lines under the others: a moment after hot reload swapped in a file ("reloaded
     /// level3.tmx", [`crate::ui::reload`]), or a race's status and results (one line each,
     /// `\n`-separated).
@@ -56,6 +59,9 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
     let mut line2 = format!("deaths {}   time {}", hud.deaths, format_clock(hud.ticks, hud.tick_hz));
     if hud.speed_percent != 100 {
         line2 += &format!("   speed {}%", hud.speed_percent);
+    }
+    if hud.invincible {
+        line2 += "   invincible";
     }
     let mut lines = vec![line1, line2];
     if hud.rewinding {
@@ -108,6 +114,7 @@ mod tests {
             tick_hz: 60,
             speed_percent: 100,
             rewinding: false,
+            invincible: false,
             notice: None,
         };
         hud(&mut out, &scr, &plain);
@@ -134,6 +141,7 @@ mod tests {
             tick_hz: 60,
             speed_percent: 50,
             rewinding: true,
+            invincible: false,
             notice: None,
         };
         hud(&mut out, &scr, &h);
@@ -146,5 +154,8 @@ mod tests {
         hud(&mut plain, &scr, &Hud { speed_percent: 100, rewinding: false, ..h });
         assert_eq!(plain.text[0].text, "Meadow\ndeaths 0   time 0:01.00");
         assert!(tall > plain.quads[0].size[1], "the panel grows with the third line");
+        let mut assisted = Layer::default();
+        hud(&mut assisted, &scr, &Hud { invincible: true, rewinding: false, ..h });
+        assert_eq!(assisted.text[0].text, "Meadow\ndeaths 0   time 0:01.00   speed 50%   invincible");
     }
 }

@@ -9,7 +9,7 @@
 //! from character counts.
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
-//! [`mod@hud`], [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
+//! [`mod@hud`], [`mod@input_display`] (the tick's input, for speedrunners), [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
 //! level-complete banner), [`reload`] (hot reload's broken-file banner), [`menu`] (the
 //! menus' state machine), [`pages`] (what each menu page draws), [`settings_menu`] (the
 //! settings rows and the rebinding rule), [`telemetry`] (ring buffer, statistics), [`graphs`]
@@ -18,6 +18,7 @@
 pub mod f3;
 pub mod graphs;
 pub mod hud;
+pub mod input_display;
 pub mod layout;
 pub mod menu;
 pub mod pages;
@@ -31,6 +32,7 @@ pub mod telemetry;
 
 pub use f3::{Anchor, OverlayInfo, overlay_lines, overlay_rect, telemetry_overlay, telemetry_overlay_at};
 pub use hud::{Hud, format_clock, hud, truncate};
+pub use input_display::input_display;
 pub use layout::{Layer, Rect, Screen, centre_clear_of, solid};
 pub use reload::{BrokenFile, broken_banner};
 pub use screens::{LevelResult, end_screen, pause_screen};

@@ -265,6 +265,7 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
             ("Game speed".to_owned(), if saved { now } else { format!("{now} (this run)") })
         }
         SettingRow::Invincible => ("Invincible".to_owned(), on_off(s.display.invincible).to_owned()),
+        SettingRow::InputDisplay => ("Input display".to_owned(), on_off(s.display.input_display).to_owned()),
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };

@@ -69,6 +69,8 @@ pub enum SettingRow {
     GameSpeed,
     /// `display.invincible`, the invincibility assist (applied at once, not while recording).
     Invincible,
+    /// `display.input_display`, the tick's input in the view's corner.
+    InputDisplay,
     /// The keys of one action on one device.
     Key(Device, Action),
     /// Both devices' bindings back to the defaults.
@@ -93,6 +95,7 @@ pub fn setting_rows() -> Vec<SettingRow> {
         FpsCap,
         GameSpeed,
         Invincible,
+        InputDisplay,
     ];
     for device in [Device::Keyboard, Device::Pad] {
         rows.extend(Action::ALL.map(|a| Key(device, a)));
@@ -135,6 +138,7 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
         SettingRow::Vsync => s.display.vsync ^= true,
         SettingRow::Fullscreen => s.display.fullscreen ^= true,
         SettingRow::Invincible => s.display.invincible ^= true,
+        SettingRow::InputDisplay => s.display.input_display ^= true,
         SettingRow::FpsCap => {
             let now = FPS_CAPS.iter().position(|&c| c >= s.display.fps_cap).unwrap_or(0) as i32;
             s.display.fps_cap = FPS_CAPS[(now + by).rem_euclid(FPS_CAPS.len() as i32) as usize];

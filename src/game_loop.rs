@@ -493,6 +493,8 @@ impl Loop {
         let (jumps, respawns, deaths) = (self.world.jumps, self.world.respawns, self.world.deaths);
         self.world = World::for_level(&level);
         self.world.set_invincible(self.invincible);
+        // Savestates belong to the level (and the start) they were made on.
+        self.clear_savestates();
         self.world.tick = tick;
         self.world.jumps = jumps;
         self.world.respawns = respawns;

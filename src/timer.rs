@@ -57,6 +57,8 @@ pub struct RunAssists {
     pub game_speed: Option<u32>,
     /// The invincibility assist was on at some point ([`crate::sim::World::invincible`]).
     pub invincible: bool,
+    /// A practice savestate was loaded (`app/practice.rs`): the run is practice.
+    pub practice: bool,
 }
 
 impl RunAssists {
@@ -75,14 +77,15 @@ impl RunAssists {
 
     /// Any assist was used.
     pub fn any(&self) -> bool {
-        self.game_speed.is_some() || self.invincible
+        self.game_speed.is_some() || self.invincible || self.practice
     }
 
     /// The assists as the results say them, e.g. "80 % speed, invincible"; empty with none.
     pub fn label(&self) -> String {
         let speed = self.game_speed.map(|p| format!("{p} % speed"));
         let invincible = self.invincible.then(|| "invincible".to_owned());
-        [speed, invincible].into_iter().flatten().collect::<Vec<_>>().join(", ")
+        let practice = self.practice.then(|| "savestates".to_owned());
+        [speed, invincible, practice].into_iter().flatten().collect::<Vec<_>>().join(", ")
     }
 
     /// Both runs' assists (a total over levels): each used in either.
@@ -92,6 +95,7 @@ impl RunAssists {
             m.note(p, false);
         }
         m.invincible |= other.invincible;
+        m.practice |= other.practice;
         m
     }
 }
@@ -229,7 +233,10 @@ mod tests {
         assert_eq!(a.game_speed, Some(60), "the speed furthest from 100 %");
         a.note(100, true);
         assert_eq!(a.label(), "60 % speed, invincible");
-        let fast = RunAssists { game_speed: Some(160), invincible: false };
+        let fast = RunAssists { game_speed: Some(160), ..RunAssists::default() };
+        let practice = RunAssists { practice: true, ..RunAssists::default() };
+        assert!(practice.any());
+        assert_eq!(fast.merged(practice).label(), "160 % speed, savestates");
         assert_eq!(fast.merged(RunAssists::default()).label(), "160 % speed");
         let s = Split { best_ticks: None, assists: fast, ..Split::default() };
         assert!(!s.is_new_best(), "a first finish with an assist is no best");

@@ -134,9 +134,9 @@ fn first_run(x: &Xvfb, scratch: &Scratch, save: &Path, shots: &Shots) -> bool {
     }
     x.xdo(&["key", "Left"]);
     sleep(300);
-    // The keyboard's jump row: the 18th (after the game speed, invincible, input display,
-    // left, right, up, down).
-    for _ in 0..7 {
+    // The keyboard's jump row: the 19th (after the game speed, invincible, input display,
+    // savestates, left, right, up, down).
+    for _ in 0..8 {
         x.xdo(&["key", "Down"]);
     }
     x.xdo(&["key", "Return"]);

@@ -76,3 +76,48 @@ fn the_input_display_shows_held_keys_and_an_invincible_run_replays() {
     assert_eq!(r["config"]["assist_invincible"], 1);
     assert!(s["jumps"].as_f64().unwrap_or(0.0) >= 1.0, "{ctx}");
 }
+
+#[test]
+fn practice_savestates_save_and_load_and_the_recording_replays_them() {
+    require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
+    let _serial = serial();
+    let scratch = Scratch::new("practice");
+    let level = scratch.path("flat.tmx");
+    write_flat_level(&level);
+    let save = scratch.path("save");
+    std::fs::create_dir_all(&save).unwrap();
+    let settings = ledge::save::Settings::default().to_text().replace("practice = false", "practice = true");
+    std::fs::write(save.join("settings.toml"), settings).unwrap();
+    let (rec, stats, shot) =
+        (scratch.path("run.lab"), scratch.path("stats.json"), scratch.path("loaded.png"));
+    let x = Xvfb::start();
+    let arg = |p: &std::path::Path| p.to_str().expect("utf-8 temp path").to_owned();
+    let args = ["--level", &arg(&level), "--record", &arg(&rec), "--save-dir", &arg(&save)];
+    let more = ["--fps-cap", "60", "--exit-after", "5", "--stats", &arg(&stats)];
+    let mut game = x.game(&scratch, &[&args[..], &more[..]].concat());
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    thread::sleep(Duration::from_millis(800));
+    x.xdo(&["key", "F7"]);
+    thread::sleep(Duration::from_millis(200));
+    x.xdo(&["keydown", "Right"]);
+    thread::sleep(Duration::from_millis(1200));
+    x.xdo(&["keyup", "Right"]);
+    thread::sleep(Duration::from_millis(200));
+    x.xdo(&["key", "F8"]);
+    thread::sleep(Duration::from_millis(300));
+    x.screenshot(&shot);
+    let (s, ctx) = exit_stats(game, &stats);
+    if let Some(dir) = std::env::var_os("LEDGE_E2E_SHOT_DIR") {
+        std::fs::copy(&shot, std::path::Path::new(&dir).join("savestate-loaded.png")).expect("keep the shot");
+    }
+    // Back where the state was kept: the spawn, at rest.
+    assert!((s["player_x"].as_f64().unwrap() - s["start_x"].as_f64().unwrap()).abs() < 1.0, "{ctx}");
+    let text = std::fs::read_to_string(&rec).unwrap_or_else(|e| panic!("no recording: {e}{ctx}"));
+    assert!(text.contains("\nsavestate practice\n") && text.contains("\nloadstate practice\n"), "{text}");
+    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
+    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    assert_eq!(r["summary"]["state_hash"], s["state_hash"], "{ctx}");
+    assert_eq!(r["summary"]["loaded_ticks"], 1, "{ctx}");
+}

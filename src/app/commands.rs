@@ -16,6 +16,7 @@
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //! | − / = (+) | game speed 10 % down / up (50–160 %; not while recording) | same | — |
 //! | G | the ghost of the best run shown / hidden | same | — |
+//! | F7 / F8 | save / load the practice savestate (practice on; `practice.rs`) | — | — |
 //!
 //! While a menu is open (paused, end screen, title) the menus take the keys first
 //! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
@@ -51,6 +52,10 @@ pub enum KeyCode {
     Equal,
     /// G: the ghost on or off.
     G,
+    /// F7: save the practice state.
+    F7,
+    /// F8: load the practice state.
+    F8,
     /// Any other key.
     Other,
 }
@@ -77,6 +82,10 @@ pub enum Command {
     },
     /// Show or hide the ghost of the best run ([`super::ghosts`]).
     ToggleGhost,
+    /// Keep the practice savestate ([`super::practice`]).
+    SaveState,
+    /// Load the practice savestate in the next tick.
+    LoadState,
 }
 
 /// Pause while playing, resume while paused; nothing on the end screen.
@@ -104,6 +113,8 @@ pub fn key_command(key: AppKey, alt_held: bool, mode: Mode) -> Option<Command> {
             Command::GameSpeed { up: key.code == KeyCode::Equal }
         }
         KeyCode::G if mode != Mode::Finished => Command::ToggleGhost,
+        KeyCode::F7 if mode == Mode::Playing => Command::SaveState,
+        KeyCode::F8 if mode == Mode::Playing => Command::LoadState,
         _ => return None,
     })
 }
@@ -148,6 +159,9 @@ mod tests {
             assert_eq!(key_command(key(KeyCode::Equal), false, mode), speed(true));
             let ghost = (mode != Mode::Finished).then_some(Command::ToggleGhost);
             assert_eq!(key_command(key(KeyCode::G), false, mode), ghost);
+            let playing = mode == Playing;
+            assert_eq!(key_command(key(KeyCode::F7), false, mode), playing.then_some(SaveState));
+            assert_eq!(key_command(key(KeyCode::F8), false, mode), playing.then_some(LoadState));
         }
     }
 

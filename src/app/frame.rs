@@ -68,7 +68,12 @@ impl App {
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
                 invincible: self.game.world().invincible,
-                notice: self.race.as_ref().and_then(|r| r.status()).or(self.reload.notice()),
+                notice: self
+                    .race
+                    .as_ref()
+                    .and_then(|r| r.status())
+                    .or(self.reload.notice())
+                    .or(self.practice.text()),
             },
             f3,
             results: self.session.results(),

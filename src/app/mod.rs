@@ -83,6 +83,7 @@ mod menus;
 mod options;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod page;
+mod practice;
 pub mod race;
 mod reload;
 mod runs;
@@ -142,6 +143,8 @@ struct App {
     latency: latency_log::LatencyLog,
     /// `--lose-device-after` and the lost devices replaced (`device_loss.rs`).
     device_loss: device_loss::DeviceLoss,
+    /// The HUD's practice notice ("state saved", `practice.rs`).
+    practice: practice::PracticeNotice,
     /// The overlay's numbers, refreshed a few times a second (`frame::STATS_REFRESH`).
     shown_stats: TelemetryStats,
     stats_at: Option<Instant>,
@@ -316,6 +319,8 @@ impl App {
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::GameSpeed { up } => self.step_game_speed(up),
+            Command::SaveState => self.practice_save(),
+            Command::LoadState => self.practice_load(),
             Command::ToggleGhost => {
                 log::info!("ghost {}", if self.ghosts.toggle() { "shown" } else { "hidden" })
             }
@@ -421,6 +426,8 @@ impl App {
                 KeyCode::Minus | KeyCode::NumpadSubtract => commands::KeyCode::Minus,
                 KeyCode::Equal | KeyCode::NumpadAdd => commands::KeyCode::Equal,
                 KeyCode::KeyG => commands::KeyCode::G,
+                KeyCode::F7 => commands::KeyCode::F7,
+                KeyCode::F8 => commands::KeyCode::F8,
                 _ => commands::KeyCode::Other,
             },
             types_q: matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q")),

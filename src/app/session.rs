@@ -75,6 +75,11 @@ impl Session {
         self.assists.note(speed_percent, invincible);
     }
 
+    /// A practice savestate was loaded in the current level's run: it is practice.
+    pub fn note_practice(&mut self) {
+        self.assists.practice = true;
+    }
+
     /// The assists the current level's run has used so far.
     pub fn assists(&self) -> crate::timer::RunAssists {
         self.assists

@@ -83,6 +83,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         telemetry: Telemetry::default(),
         latency: super::latency_log::LatencyLog::open(opts.latency_log.as_deref())?,
         device_loss: super::device_loss::DeviceLoss::new(opts.lose_device_after),
+        practice: super::practice::PracticeNotice::default(),
         shown_stats: TelemetryStats::default(),
         stats_at: None,
         show_overlay: false,

@@ -55,6 +55,8 @@ impl Loop {
         let (world, carried) = carry_over(&self.level, &self.world, &level, self.config.tick_hz);
         let moved = !carried.player_kept || level.size_px() != self.level.size_px();
         self.world = world;
+        // A savestate of the old version would put back what the new one no longer has.
+        self.clear_savestates();
         // The assist carries over; its safe ground starts again at the respawn point.
         self.world.set_invincible(self.invincible);
         self.level = level;

@@ -69,6 +69,16 @@ impl Recorder {
         self.script.step(&Step::Event { event: *ev, at: At::Absolute(t_ns), player: 0 });
     }
 
+    /// Record a savestate kept now, after the last frame recorded (`savestate NAME`).
+    pub fn savestate(&mut self, name: &str) {
+        self.script.step(&Step::Savestate(name.into()));
+    }
+
+    /// Record a savestate load asked for now, for the next tick (`loadstate NAME`).
+    pub fn loadstate(&mut self, name: &str) {
+        self.script.step(&Step::Loadstate(name.into()));
+    }
+
     /// Record a frame run at `now_ns` (the time given to `Loop::frame`). Runs of equal deltas
     /// are written once with `xN` to keep files small.
     pub fn frame(&mut self, now_ns: u64) {

@@ -110,6 +110,10 @@ pub struct Display {
     /// corner ([`crate::ui::input_display`]). Missing in an old file: off.
     #[serde(default)]
     pub input_display: bool,
+    /// Practice savestates: F7 keeps the game state, F8 loads it (`app/practice.rs`); a run
+    /// that loaded one is never a personal best. Missing in an old file: off.
+    #[serde(default)]
+    pub practice: bool,
 }
 
 /// `serde(default)` for a switch that is on unless the file says otherwise.
@@ -266,6 +270,7 @@ impl Default for Settings {
                 game_speed: GameSpeed::FULL,
                 invincible: false,
                 input_display: false,
+                practice: false,
             },
             net: Net::default(),
             keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },

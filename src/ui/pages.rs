@@ -266,6 +266,9 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
         }
         SettingRow::Invincible => ("Invincible".to_owned(), on_off(s.display.invincible).to_owned()),
         SettingRow::InputDisplay => ("Input display".to_owned(), on_off(s.display.input_display).to_owned()),
+        SettingRow::Practice => {
+            ("Savestates".to_owned(), format!("{} (F7 save, F8 load)", on_off(s.display.practice)))
+        }
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };

@@ -71,6 +71,8 @@ pub enum SettingRow {
     Invincible,
     /// `display.input_display`, the tick's input in the view's corner.
     InputDisplay,
+    /// `display.practice`: the F7 / F8 savestates.
+    Practice,
     /// The keys of one action on one device.
     Key(Device, Action),
     /// Both devices' bindings back to the defaults.
@@ -96,6 +98,7 @@ pub fn setting_rows() -> Vec<SettingRow> {
         GameSpeed,
         Invincible,
         InputDisplay,
+        Practice,
     ];
     for device in [Device::Keyboard, Device::Pad] {
         rows.extend(Action::ALL.map(|a| Key(device, a)));
@@ -139,6 +142,7 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
         SettingRow::Fullscreen => s.display.fullscreen ^= true,
         SettingRow::Invincible => s.display.invincible ^= true,
         SettingRow::InputDisplay => s.display.input_display ^= true,
+        SettingRow::Practice => s.display.practice ^= true,
         SettingRow::FpsCap => {
             let now = FPS_CAPS.iter().position(|&c| c >= s.display.fps_cap).unwrap_or(0) as i32;
             s.display.fps_cap = FPS_CAPS[(now + by).rem_euclid(FPS_CAPS.len() as i32) as usize];

@@ -1,0 +1,86 @@
+//! Practice savestates in the game (SpeedrunTool's savestates, built in): with practice on
+//! (Settings → "Savestates", `display.practice`), F7 keeps the whole game state and F8 loads
+//! it back, as often as you like, through the loop's savestates (LAB.md Version 4
+//! `savestate NAME` / `loadstate NAME`): a load snaps the picture and keeps held input, like a
+//! rewind. A recording writes the same two lines, so it replays to the same hash. A level run
+//! that loaded a state is practice: never a personal best, never a ghost
+//! ([`crate::timer::RunAssists::practice`]). A new level, a restart and a hot reload forget the
+//! state; a race has none.
+//!
+//! Clock: event loop (a key press between two frames: a save keeps the state after the last
+//! tick run, a load happens in the next tick).
+
+use super::App;
+use super::session::Mode;
+use std::time::Duration;
+use web_time::Instant;
+
+/// The one practice slot's savestate name (LAB.md's NAME rule: `[A-Za-z0-9._-]`).
+pub(super) const SLOT: &str = "practice";
+
+/// How long the HUD says "state saved" / "state loaded".
+const NOTICE_FOR: Duration = Duration::from_millis(1500);
+
+/// The HUD's practice notice and when it was given.
+#[derive(Debug, Default)]
+pub(super) struct PracticeNotice(Option<(&'static str, Instant)>);
+
+impl PracticeNotice {
+    /// Show `text` from now.
+    fn say(&mut self, text: &'static str) {
+        self.0 = Some((text, Instant::now()));
+    }
+
+    /// The notice, while it shows.
+    pub fn text(&self) -> Option<&'static str> {
+        self.0.filter(|(_, at)| at.elapsed() < NOTICE_FOR).map(|(t, _)| t)
+    }
+}
+
+impl App {
+    /// Practice is on and usable now: the setting, a level being played, no race.
+    fn practice_ready(&mut self) -> bool {
+        if self.session.mode != Mode::Playing || self.race.is_some() {
+            return false;
+        }
+        if !self.opts.save.settings().display.practice {
+            self.practice.say("savestates are off: Settings → Savestates");
+            return false;
+        }
+        true
+    }
+
+    /// F7: keep the state after the last tick run (replacing the one kept).
+    pub(super) fn practice_save(&mut self) {
+        if !self.practice_ready() {
+            return;
+        }
+        match self.game.savestate(SLOT) {
+            Ok(()) => {
+                if let Some(r) = &mut self.recorder {
+                    r.savestate(SLOT);
+                }
+                self.practice.say("state saved (F8 loads it)");
+            }
+            Err(e) => log::error!("savestate: {e}"),
+        }
+    }
+
+    /// F8: load the kept state in the next tick; the level's run becomes practice.
+    pub(super) fn practice_load(&mut self) {
+        if !self.practice_ready() {
+            return;
+        }
+        if self.game.loadstate(SLOT).is_err() {
+            self.practice.say("no state saved yet (F7 saves one)");
+            return;
+        }
+        if let Some(r) = &mut self.recorder {
+            r.loadstate(SLOT);
+        }
+        self.session.note_practice();
+        // Its tick script no longer plays the run from the start: never a ghost.
+        self.ghosts.drop_attempt();
+        self.practice.say("state loaded");
+    }
+}

@@ -48,6 +48,18 @@ pub enum Pace {
     NoBest,
 }
 
+impl Pace {
+    /// The pace of a time `delta` ticks off its best (negative: faster; `None`: no best).
+    pub fn of(delta: Option<i64>) -> Pace {
+        match delta {
+            None => Pace::NoBest,
+            Some(d) if d < 0 => Pace::Ahead,
+            Some(d) if d > 0 => Pace::Behind,
+            Some(_) => Pace::Even,
+        }
+    }
+}
+
 /// The assists a level's run used (Celeste's Assist Mode as the reference): a run with any is
 /// never a personal best or a ghost, and the results say which it used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,12 +135,7 @@ impl Split {
 
     /// How the split compares with the best.
     pub fn pace(&self) -> Pace {
-        match self.delta_ticks() {
-            None => Pace::NoBest,
-            Some(d) if d < 0 => Pace::Ahead,
-            Some(d) if d > 0 => Pace::Behind,
-            Some(_) => Pace::Even,
-        }
+        Pace::of(self.delta_ticks())
     }
 
     /// A new best: faster than the best, or the first finish, with no assist.
@@ -151,6 +158,133 @@ impl Split {
             rewound_ticks: t.rewound_ticks + s.rewound_ticks,
             assists: t.assists.merged(s.assists),
         })
+    }
+}
+
+/// Where a segment of a level ends: every checkpoint splits a level into segments, the last
+/// ending at the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SegmentEnd {
+    /// The level's checkpoint of this index (its order in the level file, from 0).
+    Checkpoint(usize),
+    /// The goal.
+    Goal,
+}
+
+impl SegmentEnd {
+    /// The name progress.toml keeps a best under and the results show: `checkpoint 1` (from 1)
+    /// or `goal`.
+    pub fn key(self) -> String {
+        match self {
+            SegmentEnd::Checkpoint(i) => format!("checkpoint {}", i + 1),
+            SegmentEnd::Goal => "goal".to_owned(),
+        }
+    }
+}
+
+/// One segment run: where it ended, its time in ticks, and the best before this run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentSplit {
+    /// Where it ended.
+    pub end: SegmentEnd,
+    /// Its time, ticks (from the previous split, or the level's start).
+    pub ticks: u64,
+    /// The best time of a segment ending there before this run, ticks.
+    pub best: Option<u64>,
+}
+
+impl SegmentSplit {
+    /// The time minus the best, ticks (negative: faster), if there was a best.
+    pub fn delta_ticks(&self) -> Option<i64> {
+        self.best.map(|b| self.ticks as i64 - b as i64)
+    }
+
+    /// How the segment compares with its best.
+    pub fn pace(&self) -> Pace {
+        Pace::of(self.delta_ticks())
+    }
+}
+
+/// The sum of best of a run's segments: each segment's best, this run's time counted where it
+/// beat the best (or had none), ticks.
+pub fn sum_of_best(segments: &[SegmentSplit]) -> u64 {
+    segments.iter().map(|s| s.best.map_or(s.ticks, |b| b.min(s.ticks))).sum()
+}
+
+/// The current level's segments on the tick clock (the segment timer): a split at each
+/// checkpoint touched for the first time and at the goal, at the exact tick of the touch
+/// ([`crate::sim::World::checkpoint_at`], [`crate::sim::World::finished_at`]), whatever the
+/// frame rate. A rewind or a savestate load back before a split takes it back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Segments {
+    /// The tick the level started at.
+    start_tick: u64,
+    /// The splits so far: where, and the tick.
+    done: Vec<(SegmentEnd, u64)>,
+}
+
+impl Segments {
+    /// A level starting at tick `start_tick`.
+    pub fn start(start_tick: u64) -> Self {
+        Segments { start_tick, done: Vec::new() }
+    }
+
+    /// After a frame: the world is at `tick` with the respawn checkpoint `checkpoint` touched
+    /// first at `checkpoint_at` and the goal touched at `finished_at`. Splits that lie after
+    /// `tick` (a rewind, a load) are dropped; a new checkpoint or the goal is split. Returns
+    /// the segment that ended this frame (the goal's when both did), with its time in ticks.
+    pub fn observe(
+        &mut self,
+        tick: u64,
+        checkpoint: Option<usize>,
+        checkpoint_at: Option<u64>,
+        finished_at: Option<u64>,
+    ) -> Option<(SegmentEnd, u64)> {
+        self.done.retain(|&(_, at)| at <= tick);
+        let mut ended = None;
+        let fresh = |end: SegmentEnd, done: &[(SegmentEnd, u64)]| !done.iter().any(|(e, _)| *e == end);
+        if let (Some(i), Some(at)) = (checkpoint, checkpoint_at) {
+            let end = SegmentEnd::Checkpoint(i);
+            if at <= tick && at > self.last_tick() && fresh(end, &self.done) {
+                ended = Some((end, at - self.last_tick()));
+                self.done.push((end, at));
+            }
+        }
+        if let Some(at) = finished_at.filter(|&at| at <= tick && at >= self.last_tick()) {
+            if fresh(SegmentEnd::Goal, &self.done) {
+                ended = Some((SegmentEnd::Goal, at - self.last_tick()));
+                self.done.push((SegmentEnd::Goal, at));
+            }
+        }
+        ended
+    }
+
+    /// The tick of the last split, or the level's start.
+    fn last_tick(&self) -> u64 {
+        self.done.last().map_or(self.start_tick, |&(_, at)| at)
+    }
+
+    /// The running segment's time at `tick`, ticks.
+    pub fn running(&self, tick: u64) -> u64 {
+        tick.saturating_sub(self.last_tick())
+    }
+
+    /// How many segments have ended.
+    pub fn count(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Every segment run so far with its time, in order.
+    pub fn splits(&self) -> Vec<(SegmentEnd, u64)> {
+        let mut from = self.start_tick;
+        self.done
+            .iter()
+            .map(|&(end, at)| {
+                let t = at - from;
+                from = at;
+                (end, t)
+            })
+            .collect()
     }
 }
 
@@ -242,6 +376,32 @@ mod tests {
         assert!(!s.is_new_best(), "a first finish with an assist is no best");
         let ahead = Split { igt_ticks: 10, best_ticks: Some(20), assists: a, ..Split::default() };
         assert_eq!((ahead.pace(), ahead.is_new_best()), (Pace::Ahead, false));
+    }
+
+    #[test]
+    fn segments_split_at_each_new_checkpoint_and_the_goal_and_undo_on_a_rewind() {
+        let mut s = Segments::start(100);
+        assert_eq!(s.observe(150, None, None, None), None);
+        assert_eq!(s.running(150), 50);
+        assert_eq!(s.observe(161, Some(0), Some(160), None), Some((SegmentEnd::Checkpoint(0), 60)));
+        assert_eq!(s.observe(170, Some(0), Some(160), None), None, "split once");
+        assert_eq!(s.running(170), 10);
+        // A rewind back before the split takes it back; touching it again splits again.
+        assert_eq!(s.observe(155, None, None, None), None);
+        assert_eq!(s.count(), 0);
+        assert_eq!(s.observe(166, Some(0), Some(165), None), Some((SegmentEnd::Checkpoint(0), 65)));
+        assert_eq!(s.observe(240, Some(2), Some(230), None), Some((SegmentEnd::Checkpoint(2), 65)));
+        assert_eq!(s.observe(300, Some(2), Some(230), Some(299)), Some((SegmentEnd::Goal, 69)));
+        assert_eq!(
+            s.splits(),
+            [(SegmentEnd::Checkpoint(0), 65), (SegmentEnd::Checkpoint(2), 65), (SegmentEnd::Goal, 69)]
+        );
+        assert_eq!(SegmentEnd::Checkpoint(2).key(), "checkpoint 3");
+        let split = SegmentSplit { end: SegmentEnd::Goal, ticks: 69, best: Some(70) };
+        assert_eq!(split.delta_ticks(), Some(-1));
+        let slow = SegmentSplit { end: SegmentEnd::Checkpoint(0), ticks: 80, best: Some(60) };
+        let first = SegmentSplit { end: SegmentEnd::Checkpoint(1), ticks: 50, best: None };
+        assert_eq!(sum_of_best(&[slow, first, split]), 60 + 50 + 69);
     }
 
     #[test]

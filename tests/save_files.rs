@@ -241,7 +241,7 @@ fn a_folder_that_cannot_be_created_warns_once_and_saves_nothing() {
     assert!(line.contains(&dir.display().to_string()) && line.contains("without saving"), "{line}");
     assert!(!store.is_saving());
     assert_eq!(store.settings(), &Settings::default());
-    assert_eq!(store.finish_level("level1", 100, 0, Some("level2"), false), Ok(()), "no second warning");
+    assert_eq!(store.finish_level("level1", 100, 0, Some("level2"), false, &[]), Ok(()), "no second warning");
     assert_eq!(store.progress().levels.len(), 1, "progress is kept in memory for the session");
     assert_eq!(fs::read_to_string(&file).unwrap(), "not a folder");
 
@@ -252,7 +252,7 @@ fn a_folder_that_cannot_be_created_warns_once_and_saves_nothing() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].to_string().ends_with("playing without saving progress"), "{}", warnings[0]);
     assert!(config.join("settings.toml").is_file(), "settings still saved");
-    assert_eq!(store.finish_level("level1", 100, 0, None, false), Ok(()));
+    assert_eq!(store.finish_level("level1", 100, 0, None, false, &[]), Ok(()));
     assert!(store.is_saving());
 }
 
@@ -313,7 +313,7 @@ fn a_read_only_folder_warns_once_reads_the_files_and_writes_nothing() {
         assert!(matches!(warnings[0], SaveWarning::FolderNotWritable { .. }));
         assert_eq!(store.settings(), &custom_settings(), "the bindings are still the player's");
         assert_eq!(store.progress(), &custom_progress());
-        assert_eq!(store.finish_level("level3", 10, 0, None, false), Ok(()));
+        assert_eq!(store.finish_level("level3", 10, 0, None, false, &[]), Ok(()));
         false
     } else if root_is_a_mount_point() {
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();

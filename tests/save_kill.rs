@@ -34,7 +34,7 @@ fn saver(dir: &Path) -> ExitCode {
     loop {
         n += 1;
         let next = format!("l{}", n + 1);
-        if let Err(w) = store.finish_level(&format!("l{n}"), n, 0, Some(&next), false) {
+        if let Err(w) = store.finish_level(&format!("l{n}"), n, 0, Some(&next), false, &[]) {
             eprintln!("saver: {w}");
             return ExitCode::from(4);
         }

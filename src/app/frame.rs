@@ -15,6 +15,9 @@ use std::time::Duration;
 use web_time::Instant;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
+/// How long the HUD shows a segment's time against its best after its split.
+const SEGMENT_SHOWN: Duration = Duration::from_secs(3);
+
 /// How often the F3 overlay's numbers are refreshed (the graphs move every frame).
 const STATS_REFRESH: Duration = Duration::from_millis(250);
 
@@ -68,6 +71,16 @@ impl App {
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
                 invincible: self.game.world().invincible,
+                segment: (self.race.is_none() && !self.game.level().checkpoints.is_empty()).then(|| {
+                    crate::ui::hud::SegmentHud {
+                        number: self.session.segments().count() + 1,
+                        ticks: self.session.segments().running(world.tick),
+                        last: self
+                            .last_segment
+                            .filter(|(_, at)| at.elapsed() < SEGMENT_SHOWN)
+                            .map(|(s, _)| s),
+                    }
+                }),
                 notice: self
                     .race
                     .as_ref()
@@ -173,6 +186,7 @@ impl App {
             self.telemetry.push(stats);
             if self.race.is_none() {
                 self.session.note_assists(self.game.game_speed().percent(), self.game.world().invincible);
+                self.observe_segments();
             }
             if self.game.world().level_complete && self.race.is_none() {
                 self.finish_run();

@@ -123,6 +123,7 @@ mod tests {
                 speed_percent: 100,
                 rewinding: false,
                 invincible: false,
+                segment: None,
                 notice: None,
             },
             f3,
@@ -233,7 +234,8 @@ mod tests {
             rewound_ticks: 0,
             assists: crate::timer::RunAssists::default(),
         };
-        let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
+        let results =
+            [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split, segments: Vec::new() }];
         for size in [(640, 360), (960, 540), (1280, 720), (1280, 800), (1920, 1080)] {
             // The plain pause screen (no menus: the app always has them) is too wide to sit
             // beside F3 in a window 640 pixels wide.
@@ -285,7 +287,8 @@ mod tests {
             rewound_ticks: 0,
             assists: crate::timer::RunAssists::default(),
         };
-        let results = [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split }];
+        let results =
+            [LevelResult { name: "Meadow".into(), deaths: 0, ticks: 600, split, segments: Vec::new() }];
         let shows = |ticks| {
             let mut f = frame(Mode::Playing, None);
             f.results = &results;

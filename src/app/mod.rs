@@ -145,6 +145,8 @@ struct App {
     device_loss: device_loss::DeviceLoss,
     /// The HUD's practice notice ("state saved", `practice.rs`).
     practice: practice::PracticeNotice,
+    /// The segment that ended last and when (the HUD shows its time against its best a moment).
+    last_segment: Option<(crate::timer::SegmentSplit, Instant)>,
     /// The overlay's numbers, refreshed a few times a second (`frame::STATS_REFRESH`).
     shown_stats: TelemetryStats,
     stats_at: Option<Instant>,

@@ -13,6 +13,8 @@ impl App {
     pub(super) fn start_run(&mut self) {
         let rewound = self.game.totals().rewound_ticks;
         self.session.start_level(self.game.world(), self.wall_ns(), rewound);
+        // The last level's goal split is not this level's.
+        self.last_segment = None;
         let id = self.level_id();
         self.ghosts.start(&self.session.level_path, &id, &self.game, &self.opts.save);
     }
@@ -36,6 +38,28 @@ impl App {
         if let Err(e) = self.ghosts.finish(&id, &split, &self.game, &self.opts.save) {
             eprintln!("ledge: warning: the ghost of this run is not kept: {e}");
         }
-        self.session.finish_level(&self.game.level().name, self.game.world(), split);
+        let segments = self.segment_splits();
+        self.session.finish_level(&self.game.level().name, self.game.world(), split, segments);
+    }
+
+    /// The current level's segments so far, each with the best saved before this run.
+    pub(super) fn segment_splits(&self) -> Vec<crate::timer::SegmentSplit> {
+        let id = self.level_id();
+        let bests = self.opts.save.progress().segment_bests(&id);
+        let best = |end: crate::timer::SegmentEnd| bests.and_then(|b| b.get(&end.key()).copied());
+        let splits = self.session.segments().splits();
+        splits
+            .into_iter()
+            .map(|(end, ticks)| crate::timer::SegmentSplit { end, ticks, best: best(end) })
+            .collect()
+    }
+
+    /// After a frame of a level (not a race): split the segment timer when a segment ended,
+    /// and keep that split, with its best before this run, for the HUD's moment.
+    pub(super) fn observe_segments(&mut self) {
+        let Some((end, ticks)) = self.session.observe_segments(self.game.world()) else { return };
+        let id = self.level_id();
+        let best = self.opts.save.progress().segment_bests(&id).and_then(|b| b.get(&end.key()).copied());
+        self.last_segment = Some((crate::timer::SegmentSplit { end, ticks, best }, web_time::Instant::now()));
     }
 }

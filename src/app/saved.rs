@@ -36,20 +36,23 @@ impl App {
     pub(super) fn save_progress(&mut self) {
         let world = self.game.world();
         let (ticks, deaths) = (self.session.level_ticks(world), self.session.level_deaths(world));
-        self.note_progress(ticks, deaths, self.session.assists().any());
+        let segments: Vec<(String, u64)> =
+            self.session.segments().splits().into_iter().map(|(end, t)| (end.key(), t)).collect();
+        self.note_progress(ticks, deaths, self.session.assists().any(), &segments);
     }
 
     /// The skip-level assist: the next level unlocked in the progress, no record of this one.
     pub(super) fn skip_progress(&mut self) {
-        self.note_progress(0, 0, true);
+        self.note_progress(0, 0, true, &[]);
     }
 
-    /// Note level's finish in `ticks` with `deaths` (`assisted`: only the unlock) and save it.
-    fn note_progress(&mut self, ticks: u64, deaths: u64, assisted: bool) {
+    /// Note the level's finish in `ticks` with `deaths` and its `segments` (where each ended,
+    /// ticks), or with `assisted` only the unlock, and save it.
+    fn note_progress(&mut self, ticks: u64, deaths: u64, assisted: bool, segments: &[(String, u64)]) {
         let shipped = crate::assets::assets_dir().ok().map(|a| a.join("levels"));
         let id = self.level_id();
         let next = super::next_level_path(&self.session.level_path).map(|p| level_id(&p, shipped.as_deref()));
-        if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref(), assisted) {
+        if let Err(w) = self.opts.save.finish_level(&id, ticks, deaths, next.as_deref(), assisted, segments) {
             eprintln!("ledge: warning: {w}");
         }
     }

@@ -6,7 +6,7 @@
 
 use crate::level::Level;
 use crate::sim::World;
-use crate::timer::{LevelClock, Split};
+use crate::timer::{LevelClock, SegmentEnd, SegmentSplit, Segments, Split};
 use crate::ui::LevelResult;
 use std::path::PathBuf;
 
@@ -42,6 +42,8 @@ pub struct Session {
     level_start_deaths: u64,
     /// The assists the current level's run has used so far ([`Session::note_assists`]).
     assists: crate::timer::RunAssists,
+    /// The current level's segment timer.
+    segments: Segments,
     /// Levels finished since the first (for the end screen).
     results: Vec<LevelResult>,
 }
@@ -57,6 +59,7 @@ impl Session {
             clock: LevelClock::default(),
             level_start_deaths: 0,
             assists: crate::timer::RunAssists::default(),
+            segments: Segments::default(),
             results: Vec::new(),
         }
     }
@@ -67,6 +70,7 @@ impl Session {
         self.clock = LevelClock { start_tick: world.tick, start_real_ns: real_ns, start_rewound: rewound };
         self.level_start_deaths = world.deaths;
         self.assists = crate::timer::RunAssists::default();
+        self.segments = Segments::start(world.tick);
     }
 
     /// A frame of the current level's run was played at `speed_percent` with invincibility
@@ -102,14 +106,26 @@ impl Session {
 
     /// The current level (named `name`) is complete in `world` with `split` ([`LevelClock::split`]):
     /// note its result.
-    pub fn finish_level(&mut self, name: &str, world: &World, split: Split) {
+    pub fn finish_level(&mut self, name: &str, world: &World, split: Split, segments: Vec<SegmentSplit>) {
         self.levels_completed += 1;
         self.results.push(LevelResult {
             name: name.to_owned(),
             deaths: self.level_deaths(world),
             ticks: self.level_ticks(world),
             split,
+            segments,
         });
+    }
+
+    /// After a frame of the current level: the segment timer's split, if a segment ended
+    /// ([`Segments::observe`]).
+    pub fn observe_segments(&mut self, world: &World) -> Option<(SegmentEnd, u64)> {
+        self.segments.observe(world.tick, world.checkpoint, world.checkpoint_at, world.finished_at)
+    }
+
+    /// The current level's segment timer.
+    pub fn segments(&self) -> &Segments {
+        &self.segments
     }
 
     /// The first level (the title's background, and where play-again starts).
@@ -165,9 +181,12 @@ mod tests {
         w.deaths = 5;
         assert_eq!((s.level_ticks(&w), s.level_deaths(&w)), (60, 3));
         let split = s.level_clock().split(w.tick, 0, 0, None);
-        s.finish_level("one", &w, split);
+        s.finish_level("one", &w, split, Vec::new());
         s.level_path = PathBuf::from("levels/level2.tmx");
-        assert_eq!(s.results(), &[LevelResult { name: "one".into(), deaths: 3, ticks: 60, split }]);
+        assert_eq!(
+            s.results(),
+            &[LevelResult { name: "one".into(), deaths: 3, ticks: 60, split, segments: Vec::new() }]
+        );
         assert_eq!(s.levels_completed, 1);
         assert_eq!(split.igt_ticks, 60);
         let first = s.restart();
@@ -175,7 +194,7 @@ mod tests {
         assert_eq!(s.level_path, PathBuf::from("levels/level1.tmx"));
         assert!(s.results().is_empty());
         assert_eq!(s.levels_completed, 1, "play-again keeps the session's count");
-        s.finish_level("one", &w, split);
+        s.finish_level("one", &w, split, Vec::new());
         s.choose(PathBuf::from("levels/level3.tmx"));
         assert!(s.results().is_empty(), "a level chosen in the menus starts a new run");
         assert_eq!(

@@ -84,6 +84,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         latency: super::latency_log::LatencyLog::open(opts.latency_log.as_deref())?,
         device_loss: super::device_loss::DeviceLoss::new(opts.lose_device_after),
         practice: super::practice::PracticeNotice::default(),
+        last_segment: None,
         shown_stats: TelemetryStats::default(),
         stats_at: None,
         show_overlay: false,

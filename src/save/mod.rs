@@ -266,8 +266,10 @@ impl Store {
     }
 
     /// Level `id` was completed in `ticks` fixed ticks with `deaths` deaths; `next` is the
-    /// level after it, now unlocked. An `assisted` run (game speed, invincibility) only
-    /// unlocks `next`: it is never a record. Saves the progress when anything changed.
+    /// level after it, now unlocked; `segments` its segment timer's splits (where each ended,
+    /// ticks), each kept when a best. An `assisted` run (game speed, invincibility, a loaded
+    /// savestate) only unlocks `next`: it is never a record. Saves the progress when anything
+    /// changed.
     ///
     /// # Errors
     /// [`SaveWarning::WriteFailed`]; the progress stays in memory for this session.
@@ -278,9 +280,14 @@ impl Store {
         deaths: u64,
         next: Option<&str>,
         assisted: bool,
+        segments: &[(String, u64)],
     ) -> Result<(), SaveWarning> {
-        let changed =
-            if assisted { self.progress.unlock(next) } else { self.progress.finish(id, ticks, deaths, next) };
+        let changed = if assisted {
+            self.progress.unlock(next)
+        } else {
+            // Both, always: `|` not `||`.
+            self.progress.finish(id, ticks, deaths, next) | self.progress.note_segments(id, segments)
+        };
         if changed { self.save_progress() } else { Ok(()) }
     }
 

@@ -33,6 +33,20 @@ pub struct Progress {
     pub unlocked: Vec<String>,
     /// Best results by level id.
     pub levels: BTreeMap<String, LevelRecord>,
+    /// The segment timer's bests: by level id, then by where the segment ends
+    /// ([`crate::timer::SegmentEnd::key`]: `checkpoint 1`, `goal`), ticks.
+    pub segments: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+/// One segment best as written (`[[segment]]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SegmentEntry {
+    /// The level id ([`level_id`]).
+    pub level: String,
+    /// Where the segment ends: `checkpoint N` or `goal`.
+    pub to: String,
+    /// Its best time, ticks.
+    pub best_ticks: u64,
 }
 
 /// One record as written: the id beside the results (`[[level]]`).
@@ -57,6 +71,9 @@ pub struct ProgressFile {
     /// The records.
     #[serde(default)]
     pub level: Vec<LevelEntry>,
+    /// The segment bests (missing in a file from before the segment timer: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segment: Vec<SegmentEntry>,
 }
 
 impl ProgressFile {
@@ -83,7 +100,15 @@ impl ProgressFile {
 
 impl From<ProgressFile> for Progress {
     fn from(f: ProgressFile) -> Self {
-        Progress { unlocked: f.unlocked, levels: f.level.into_iter().map(|e| (e.id, e.record)).collect() }
+        let mut segments: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+        for s in f.segment {
+            segments.entry(s.level).or_default().insert(s.to, s.best_ticks);
+        }
+        Progress {
+            unlocked: f.unlocked,
+            levels: f.level.into_iter().map(|e| (e.id, e.record)).collect(),
+            segments,
+        }
     }
 }
 
@@ -95,6 +120,17 @@ impl Progress {
             unlocked: self.unlocked.clone(),
             records: self.levels.len(),
             level: self.levels.iter().map(|(id, r)| LevelEntry { id: id.clone(), record: *r }).collect(),
+            segment: self
+                .segments
+                .iter()
+                .flat_map(|(level, bests)| {
+                    bests.iter().map(|(to, &best_ticks)| SegmentEntry {
+                        level: level.clone(),
+                        to: to.clone(),
+                        best_ticks,
+                    })
+                })
+                .collect(),
         };
         let body = toml::to_string(&file).expect("progress is plain TOML values");
         format!("{}\n{body}", ProgressFile::HEADER)
@@ -131,6 +167,26 @@ impl Progress {
         true
     }
 
+    /// Level `id`'s run split into `segments` (where each ended, its ticks): keep each one's
+    /// best. Returns true when any improved.
+    pub fn note_segments(&mut self, id: &str, segments: &[(String, u64)]) -> bool {
+        let bests = self.segments.entry(id.to_owned()).or_default();
+        let mut changed = false;
+        for (to, ticks) in segments {
+            let best = bests.entry(to.clone()).or_insert(u64::MAX);
+            if *ticks < *best {
+                *best = *ticks;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Level `id`'s segment bests by where they end (empty: none yet).
+    pub fn segment_bests(&self, id: &str) -> Option<&BTreeMap<String, u64>> {
+        self.segments.get(id)
+    }
+
     /// True when level `id` can be played: it is unlocked, or it has a record.
     pub fn is_unlocked(&self, id: &str) -> bool {
         self.unlocked.iter().any(|u| u == id) || self.levels.contains_key(id)
@@ -151,6 +207,24 @@ pub fn level_id(path: &Path, shipped: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segment_bests_keep_the_fastest_and_round_trip_through_the_file() {
+        let mut p = Progress::default();
+        let run = |a: u64, b: u64| vec![("checkpoint 1".to_owned(), a), ("goal".to_owned(), b)];
+        assert!(p.note_segments("level1", &run(200, 300)));
+        assert!(p.note_segments("level1", &run(190, 310)), "the first segment improved");
+        assert!(!p.note_segments("level1", &run(195, 305)));
+        let bests = p.segment_bests("level1").unwrap();
+        assert_eq!((bests["checkpoint 1"], bests["goal"]), (190, 300));
+        let text = p.to_text();
+        assert!(text.contains("[[segment]]"), "{text}");
+        let back: Progress = toml::from_str::<ProgressFile>(&text).unwrap().into();
+        assert_eq!(back, p);
+        // A file from before the segment timer has none, and writes none.
+        let plain = Progress::default().to_text();
+        assert!(!plain.contains("segment"), "{plain}");
+    }
 
     #[test]
     fn an_assisted_finish_keeps_no_record_but_unlocks_the_next_level() {

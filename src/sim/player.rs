@@ -242,6 +242,7 @@ pub fn player_part(
             }
             world.reached[i] = true;
             world.checkpoint = Some(i);
+            world.checkpoint_at = Some(world.tick);
             world.respawn_point = cp.respawn;
         }
     }

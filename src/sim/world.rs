@@ -68,6 +68,10 @@ pub struct World {
     /// The tick the goal was touched in. A statistic (the results table's order), like `jumps`:
     /// no tick reads it and [`World::state_hash`] leaves it out.
     pub finished_at: Option<u64>,
+    /// The tick the player last touched a checkpoint not touched before (the segment timer's
+    /// splits, `crate::timer::Segments`). A statistic, like `finished_at`: no tick reads it and
+    /// [`World::state_hash`] leaves it out. Meaningful with one player only.
+    pub checkpoint_at: Option<u64>,
     /// Players 2..=N of a race (LAB.md Version 4 `players N`), each with the same per-player
     /// fields as player 1's above; empty with one player, and then nothing about a race is
     /// hashed ([`World::state_hash`]). The race's tick is [`super::race::step_race`].
@@ -139,6 +143,7 @@ impl Clone for World {
             entities,
             riding,
             finished_at,
+            checkpoint_at,
             others,
             left,
             invincible,
@@ -156,6 +161,7 @@ impl Clone for World {
         self.entities.clone_from(entities);
         self.riding = *riding;
         self.finished_at = *finished_at;
+        self.checkpoint_at = *checkpoint_at;
         self.others.clone_from(others);
         self.left = *left;
         self.invincible = *invincible;

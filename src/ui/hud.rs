@@ -10,6 +10,7 @@ use super::style::{PANEL_ALPHA, colors};
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
 
 pub use crate::timer::format_clock;
+use crate::timer::format_delta;
 
 /// `text` cut to `max` characters, the last replaced by `…` when cut.
 pub fn truncate(text: &str, max: usize) -> String {
@@ -38,10 +39,24 @@ pub struct Hud<'a> {
     pub rewinding: bool,
     /// The invincibility assist is on: the second line says so.
     pub invincible: bool,
+    /// The segment timer, in a level with checkpoints: its line under the time.
+    pub segment: Option<SegmentHud>,
     /// Lines under the others: a moment after hot reload swapped in a file ("reloaded
     /// level3.tmx", [`crate::ui::reload`]), or a race's status and results (one line each,
     /// `\n`-separated).
     pub notice: Option<&'a str>,
+}
+
+/// The segment timer's HUD line: the running segment (numbered from 1) and its time, and for
+/// a moment after a split, that segment's time against its best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SegmentHud {
+    /// The running segment, from 1.
+    pub number: usize,
+    /// Its time so far, ticks.
+    pub ticks: u64,
+    /// The segment that just ended, while the HUD shows it.
+    pub last: Option<crate::timer::SegmentSplit>,
 }
 
 /// The HUD's rewind line.
@@ -64,6 +79,20 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
         line2 += "   invincible";
     }
     let mut lines = vec![line1, line2];
+    // The segment line, and the just-ended segment's delta drawn over its end in its colour.
+    let mut delta = None;
+    if let Some(seg) = hud.segment {
+        let mut line = format!("segment {}  {}", seg.number, format_clock(seg.ticks, hud.tick_hz));
+        if let Some(last) = seg.last {
+            line += &format!("   {} ", last.end.key());
+            let text =
+                last.delta_ticks().map_or_else(|| "first".to_owned(), |d| format_delta(d, hud.tick_hz));
+            let color = super::splits::pace_color(last.pace());
+            delta = Some((lines.len(), line.chars().count(), text.clone(), color));
+            line += &" ".repeat(text.chars().count());
+        }
+        lines.push(line);
+    }
     if hud.rewinding {
         lines.push(REWIND_TEXT.to_owned());
     }
@@ -77,6 +106,10 @@ pub fn hud(out: &mut Layer, scr: &Screen, hud: &Hud<'_>) -> Rect {
     let panel = Rect { x, y, w: w.round(), h: h.round() };
     out.quads.push(rect_quad(panel, colors::PANEL, PANEL_ALPHA * 0.8));
     out.text.push(TextItem::new(lines.join("\n"), x + pad, y + pad, size, colors::TEXT));
+    if let Some((row, col, text, color)) = delta {
+        let at = (x + pad + mono_width(col, size), y + pad + row as f32 * (size * LINE_HEIGHT).round());
+        out.text.push(TextItem::new(text, at.0, at.1, size, color));
+    }
     panel
 }
 
@@ -115,6 +148,7 @@ mod tests {
             speed_percent: 100,
             rewinding: false,
             invincible: false,
+            segment: None,
             notice: None,
         };
         hud(&mut out, &scr, &plain);
@@ -142,6 +176,7 @@ mod tests {
             speed_percent: 50,
             rewinding: true,
             invincible: false,
+            segment: None,
             notice: None,
         };
         hud(&mut out, &scr, &h);
@@ -157,5 +192,40 @@ mod tests {
         let mut assisted = Layer::default();
         hud(&mut assisted, &scr, &Hud { invincible: true, rewinding: false, ..h });
         assert_eq!(assisted.text[0].text, "Meadow\ndeaths 0   time 0:01.00   speed 50%   invincible");
+    }
+
+    #[test]
+    fn the_segment_line_shows_the_running_segment_and_a_split_against_its_best() {
+        use crate::timer::{SegmentEnd, SegmentSplit};
+        let scr = Screen::new(1280, 720);
+        let h = Hud {
+            level: "Meadow",
+            deaths: 0,
+            ticks: 300,
+            tick_hz: 60,
+            speed_percent: 100,
+            rewinding: false,
+            invincible: false,
+            segment: Some(SegmentHud { number: 2, ticks: 90, last: None }),
+            notice: None,
+        };
+        let mut out = Layer::default();
+        hud(&mut out, &scr, &h);
+        assert_eq!(out.text[0].text, "Meadow\ndeaths 0   time 0:05.00\nsegment 2  0:01.50");
+        let last = SegmentSplit { end: SegmentEnd::Checkpoint(0), ticks: 210, best: Some(240) };
+        let mut out = Layer::default();
+        hud(
+            &mut out,
+            &scr,
+            &Hud { segment: Some(SegmentHud { last: Some(last), ..h.segment.unwrap() }), ..h },
+        );
+        assert!(
+            out.text[0].text.ends_with("segment 2  0:01.50   checkpoint 1         "),
+            "{:?}",
+            out.text[0].text
+        );
+        assert_eq!((out.text[1].text.as_str(), out.text[1].color), ("-0:00.50", colors::AHEAD));
+        // On the segment line, right after its text.
+        assert_eq!(out.text[1].x, out.text[0].x + mono_width(34, 16.0));
     }
 }

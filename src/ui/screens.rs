@@ -48,6 +48,9 @@ pub struct LevelResult {
     pub ticks: u64,
     /// The speedrun split: IGT, RTA, the best before, rewind use ([`crate::timer`]).
     pub split: Split,
+    /// The segment timer's segments (one per checkpoint touched, then the goal), each with
+    /// the best before this run; empty in a level without checkpoints.
+    pub segments: Vec<crate::timer::SegmentSplit>,
 }
 
 /// The end screen after the last level: "You made it!", a row per level (deaths, IGT, RTA, the
@@ -178,8 +181,20 @@ mod tests {
             assists: crate::timer::RunAssists::default(),
         };
         let results = vec![
-            LevelResult { name: "Meadow".into(), deaths: 2, ticks: 1800, split: split(1800, Some(1830), 0) },
-            LevelResult { name: "Caves".into(), deaths: 5, ticks: 3630, split: split(3630, None, 12) },
+            LevelResult {
+                name: "Meadow".into(),
+                deaths: 2,
+                ticks: 1800,
+                split: split(1800, Some(1830), 0),
+                segments: Vec::new(),
+            },
+            LevelResult {
+                name: "Caves".into(),
+                deaths: 5,
+                ticks: 3630,
+                split: split(3630, None, 12),
+                segments: Vec::new(),
+            },
         ];
         end_screen(&mut out, &scr, &results, 60, "Play again");
         let texts: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();

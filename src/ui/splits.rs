@@ -7,7 +7,7 @@ use super::layout::{Layer, Screen, solid};
 use super::screens::LevelResult;
 use super::style::{PANEL_ALPHA, colors};
 use crate::present::text::{LINE_HEIGHT, TextItem, mono_width};
-use crate::timer::{Pace, Split, format_clock, format_delta, format_real};
+use crate::timer::{Pace, Split, format_clock, format_delta, format_real, sum_of_best};
 
 /// How long the level-complete banner stays up, seconds of game time after the next level
 /// starts.
@@ -55,16 +55,28 @@ pub fn level_complete(out: &mut Layer, scr: &Screen, r: &LevelResult, tick_hz: u
     if s.assists.any() {
         aids = format!("{aids}  ·  assists: {}", s.assists.label());
     }
-    let lines = [head, times, format!("{vs}{best}"), aids];
-    let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut lines = vec![
+        (head, colors::TITLE),
+        (times, colors::TEXT),
+        (format!("{vs}{best}"), pace_color(s.pace())),
+        (aids, colors::TEXT),
+    ];
+    // The segment timer: each segment against its best (coloured), then the sum of best.
+    for seg in &r.segments {
+        let vs = seg.delta_ticks().map_or_else(|| "first".to_owned(), |d| format_delta(d, tick_hz));
+        let color = pace_color(seg.pace());
+        let name = format!("→ {}", seg.end.key());
+        lines.push((format!("{name:<16}{}  {vs}", format_clock(seg.ticks, tick_hz)), color));
+    }
+    if !r.segments.is_empty() {
+        let sum = format_clock(sum_of_best(&r.segments), tick_hz);
+        lines.push((format!("{:<16}{sum}", "sum of best"), colors::TEXT));
+    }
+    let chars = lines.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
     let w = mono_width(chars, size) + 2.0 * pad;
-    out.quads.push(solid(x, y, w.round(), (4.0 * line + 2.0 * pad).round(), colors::PANEL, PANEL_ALPHA));
-    for (i, text) in lines.into_iter().enumerate() {
-        let color = match i {
-            0 => colors::TITLE,
-            2 => pace_color(s.pace()),
-            _ => colors::TEXT,
-        };
+    let h = lines.len() as f32 * line + 2.0 * pad;
+    out.quads.push(solid(x, y, w.round(), h.round(), colors::PANEL, PANEL_ALPHA));
+    for (i, (text, color)) in lines.into_iter().enumerate() {
         out.text.push(TextItem::new(text, x + pad, y + pad + i as f32 * line, size, color));
     }
 }
@@ -81,7 +93,7 @@ mod tests {
             rewound_ticks: rewound,
             assists: crate::timer::RunAssists::default(),
         };
-        LevelResult { name: "Meadow".into(), deaths: 1, ticks: 600, split }
+        LevelResult { name: "Meadow".into(), deaths: 1, ticks: 600, split, segments: Vec::new() }
     }
 
     #[test]
@@ -112,6 +124,23 @@ mod tests {
         level_complete(&mut out, &scr, &r, 60);
         assert_eq!(out.text[2].text, "vs best -0:00.50   (assisted)");
         assert_eq!(out.text[3].text, "no rewind  ·  assists: 80 % speed, invincible");
+    }
+
+    #[test]
+    fn the_banner_lists_the_segments_against_their_bests_and_the_sum_of_best() {
+        use crate::timer::{SegmentEnd, SegmentSplit};
+        let scr = Screen::new(1280, 720);
+        let mut out = Layer::default();
+        let mut r = result(Some(630), 0);
+        r.segments = vec![
+            SegmentSplit { end: SegmentEnd::Checkpoint(0), ticks: 200, best: Some(230) },
+            SegmentSplit { end: SegmentEnd::Goal, ticks: 400, best: None },
+        ];
+        level_complete(&mut out, &scr, &r, 60);
+        let texts: Vec<(&str, [u8; 4])> = out.text.iter().map(|t| (t.text.as_str(), t.color)).collect();
+        assert_eq!(texts[4], ("→ checkpoint 1  0:03.33  -0:00.50", colors::AHEAD));
+        assert_eq!(texts[5], ("→ goal          0:06.66  first", colors::DIM));
+        assert_eq!(texts[6].0, "sum of best     0:10.00");
     }
 
     #[test]

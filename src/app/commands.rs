@@ -82,7 +82,7 @@ pub enum Command {
     },
     /// Show or hide the ghost of the best run ([`super::ghosts`]).
     ToggleGhost,
-    /// Keep the practice savestate ([`super::practice`]).
+    /// Keep the practice savestate (`app/practice.rs`).
     SaveState,
     /// Load the practice savestate in the next tick.
     LoadState,

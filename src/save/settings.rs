@@ -107,7 +107,7 @@ pub struct Display {
     #[serde(default)]
     pub invincible: bool,
     /// The input display: the last tick's held actions and stick in the view's bottom-left
-    /// corner ([`crate::ui::input_display`]). Missing in an old file: off.
+    /// corner ([`crate::ui::input_display()`]). Missing in an old file: off.
     #[serde(default)]
     pub input_display: bool,
     /// Practice savestates: F7 keeps the game state, F8 loads it (`app/practice.rs`); a run

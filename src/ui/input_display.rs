@@ -27,7 +27,7 @@ const HELD: [u8; 3] = [60, 110, 200];
 const PRESSED: [u8; 3] = [255, 222, 120];
 
 /// Draw `input` in the view's bottom-left corner: a panel of [`CELLS`] (glyph dim when up,
-/// bright on [`HELD`] blue when held, dark on [`PRESSED`] yellow in the tick it was pressed)
+/// bright on blue when held, dark on yellow in the tick it was pressed)
 /// and, under them, the stick's x in [-1, 1] as a marker on a bar (centred at 0). Returns the
 /// panel's rectangle (window pixels).
 pub fn input_display(out: &mut Layer, scr: &Screen, input: &TickInput) -> Rect {

@@ -63,12 +63,17 @@
 //                   plays on; `device lost, recreated` in the console, level 1 on the canvas
 //                   (OUT/device-lost.png), ~6 s of keys, Escape, q: summary.device_losses >= 1 and
 //                   the recording replays natively to the page's state_hash.
+//   practice        settings.toml in localStorage with savestates, the input display and
+//                   invincibility on, then ?record: F7, 1.5 s of ArrowRight, F8; the canvas
+//                   (OUT/practice.png) not blank, Escape, q: the recording has
+//                   `config assist_invincible 1`, `savestate practice` and `loadstate practice`
+//                   and replays natively to the page's state_hash, the player back at the spawn.
 //   bench           index.html?bench=rollback: the race's re-simulation cost in the page (8 ticks,
 //                   4 players, the largest level); prints window.ledgeBench's figures.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
 // target/web-test (the screenshots, the recordings NAME.lab and each check's console,
-// NAME.console.txt). record, gamepad and device-lost need target/debug/ledge (cargo build).
+// NAME.console.txt). record, gamepad, device-lost and practice need target/debug/ledge (cargo build).
 // Every check gets a fresh Chromium with a fresh --user-data-dir (so a fresh localStorage).
 //
 // This file: the arguments, the table of checks and the main loop. checks/ holds one module per
@@ -94,6 +99,7 @@ import { startServer } from './lib/server.mjs';
 import { raceCheck } from './checks/race.mjs';
 import { benchCheck } from './checks/bench.mjs';
 import { deviceLostCheck } from './checks/device.mjs';
+import { practiceCheck } from './checks/practice.mjs';
 
 // --- the checks ---------------------------------------------------------------------------------
 // One entry a check, in the order `checks:` in the usage lists them (all run when none is named).
@@ -132,6 +138,7 @@ const CHECKS = [
   { name: 'audio', run: audioCheck },
   { name: 'race', run: raceCheck },
   { name: 'device-lost', run: deviceLostCheck },
+  { name: 'practice', run: practiceCheck },
   { name: 'bench', run: benchCheck },
 ];
 

@@ -176,6 +176,21 @@ enum Command {
         #[arg(required = true, num_args = 2..=4)]
         scripts: Vec<PathBuf>,
     },
+    /// A run (a recording, a ghost, a race's record, any lab script) from FILE or a LINK
+    /// (`…index.html#run=…`): printed as a link to the browser page (`--link`), or played with
+    /// no window to its summary line with `state_hash=` (`--headless`).
+    Replay {
+        /// The run: a lab script file, or a link holding `#run=`.
+        #[arg(value_name = "FILE|LINK")]
+        source: String,
+        /// Print the run as a link to the browser page: `index.html#run=` then the script
+        /// compressed (DEFLATE, base64url).
+        #[arg(long, conflicts_with = "headless")]
+        link: bool,
+        /// Play the run with no window and print `ledge replay: ticks=… state_hash=…`.
+        #[arg(long)]
+        headless: bool,
+    },
     /// Run the signaling server races meet through (`--net ws://HOST:PORT/ROOM`) until
     /// stopped; prints `ledge serve: listening on ws://HOST:PORT` once it accepts.
     #[cfg(all(feature = "game", not(target_arch = "wasm32")))]
@@ -247,6 +262,18 @@ fn main() -> ExitCode {
                     return ExitCode::from(e.exit_code());
                 }
             }
+        }
+        Some(Command::Replay { source, link, headless }) => {
+            let mode = match (link, headless) {
+                (true, _) => ledge::lab::replay_cli::ReplayMode::Link,
+                (false, true) => ledge::lab::replay_cli::ReplayMode::Headless,
+                (false, false) => {
+                    // The window viewer (pause, a tick forward, rewind, speed) is not built yet.
+                    eprintln!("ledge replay: give --headless or --link (the replay window is not built yet)");
+                    return ExitCode::from(2);
+                }
+            };
+            return ExitCode::from(ledge::lab::replay_cli::run(&source, mode));
         }
         Some(Command::Netlab { link, json, record, scripts }) => {
             return ExitCode::from(ledge::lab::netlab_cli::run(

@@ -6,11 +6,13 @@
 
 pub mod changed;
 pub mod ghost;
+pub mod link;
 pub mod netlab;
 pub mod netlab_cli;
 pub mod race_record;
 pub mod record;
 pub mod recut;
+pub mod replay_cli;
 pub mod report;
 pub mod runner;
 pub mod script;

@@ -68,12 +68,15 @@
 //                   (OUT/practice.png) not blank, Escape, q: the recording has
 //                   `config assist_invincible 1`, `savestate practice` and `loadstate practice`
 //                   and replays natively to the page's state_hash, the player back at the spawn.
+//   links           every tests/levels/*.lab as a link (`ledge replay --link`) opened as
+//                   index.html#run=…: window.ledgeLabReport's state_hash is the native one; an
+//                   edited level's link sets window.ledgeLabError.
 //   bench           index.html?bench=rollback: the race's re-simulation cost in the page (8 ticks,
 //                   4 players, the largest level); prints window.ledgeBench's figures.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
 // target/web-test (the screenshots, the recordings NAME.lab and each check's console,
-// NAME.console.txt). record, gamepad, device-lost and practice need target/debug/ledge (cargo build).
+// NAME.console.txt). record, gamepad, device-lost, practice and links need target/debug/ledge (cargo build).
 // Every check gets a fresh Chromium with a fresh --user-data-dir (so a fresh localStorage).
 //
 // This file: the arguments, the table of checks and the main loop. checks/ holds one module per
@@ -100,6 +103,7 @@ import { raceCheck } from './checks/race.mjs';
 import { benchCheck } from './checks/bench.mjs';
 import { deviceLostCheck } from './checks/device.mjs';
 import { practiceCheck } from './checks/practice.mjs';
+import { linksCheck } from './checks/links.mjs';
 
 // --- the checks ---------------------------------------------------------------------------------
 // One entry a check, in the order `checks:` in the usage lists them (all run when none is named).
@@ -139,6 +143,7 @@ const CHECKS = [
   { name: 'race', run: raceCheck },
   { name: 'device-lost', run: deviceLostCheck },
   { name: 'practice', run: practiceCheck },
+  { name: 'links', run: linksCheck },
   { name: 'bench', run: benchCheck },
 ];
 

@@ -27,6 +27,10 @@ pub async fn start() -> anyhow::Result<()> {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let query = Query::parse(&search).map_err(anyhow::Error::msg)?;
     fetch::assets(MANIFEST).await?;
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    if crate::lab::link::is_link(&hash) {
+        return run_link(&hash);
+    }
     if let Some(url) = &query.lab {
         return run_lab(url).await;
     }
@@ -59,6 +63,20 @@ pub async fn start() -> anyhow::Result<()> {
     crate::app::run_in_page(crate::app::AppOptions { bare: query.bare, ..opts }, query.webgl2_only)
 }
 
+/// `#run=…` (a link, `ledge replay --link`): the run in it decoded and replayed headless, as
+/// `?lab=` replays a script, its summary report on `window.ledgeLabReport`.
+///
+/// # Errors
+/// A bad link (not base64url, not DEFLATE, too big), or a run the lab refuses (an edited level).
+fn run_link(hash: &str) -> anyhow::Result<()> {
+    let text = crate::lab::link::decode(hash).map_err(|e| {
+        let line = e.to_string();
+        page::set_global("ledgeLabError", &line.as_str().into());
+        anyhow::anyhow!(line)
+    })?;
+    report_lab(&text, "link", Path::new(""))
+}
+
 /// `?lab=URL`: the script fetched, run, its summary report on `window.ledgeLabReport`.
 async fn run_lab(url: &str) -> anyhow::Result<()> {
     let bytes = fetch::bytes(url).await?;
@@ -66,13 +84,19 @@ async fn run_lab(url: &str) -> anyhow::Result<()> {
     crate::preloaded::install(path, bytes);
     let text = crate::read_limit::read_text_at_most(path, crate::lab::script::MAX_SCRIPT_BYTES)
         .map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
+    report_lab(&text, url, path.parent().unwrap_or(Path::new("")))
+}
+
+/// Run `text` (named `name`, in folder `dir`) as `ledge lab SCRIPT --summary` and put its report
+/// on `window.ledgeLabReport` (its one error line on `window.ledgeLabError`).
+fn report_lab(text: &str, name: &str, dir: &Path) -> anyhow::Result<()> {
     let opts = crate::lab::LabOptions {
-        script_name: url.to_owned(),
-        script_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        script_name: name.to_owned(),
+        script_dir: dir.to_path_buf(),
         summary_only: true,
         force: false,
     };
-    match crate::lab::run_script(&text, &opts) {
+    match crate::lab::run_script(text, &opts) {
         Ok(report) => {
             let json = report.to_json();
             web_sys::console::log_1(&json.as_str().into());

@@ -11,6 +11,8 @@
 //!   A script the lab refuses sets `window.ledgeLabError` to its one line. `?labs=LIST` runs
 //!   every script a list names into `window.ledgeLabReports` (`scripts/determinism`'s browser
 //!   column).
+//! - `#run=…` (a link from `ledge replay --link`) replays the run the link holds the same way,
+//!   headless, into `window.ledgeLabReport` (a bad link or an edited level: `window.ledgeLabError`).
 //! - Otherwise the game (`crate::app::run_in_page`): saved data in `localStorage`
 //!   ([`crate::save::disk`]); `?record` keeps the session as a lab script (`--record`);
 //!   `?backend=webgl2` leaves WebGPU out.

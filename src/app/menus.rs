@@ -293,6 +293,14 @@ impl App {
                 self.enter_level(level);
                 self.resume();
             }
+            Some(MenuAction::SaveState) => {
+                self.resume();
+                self.practice_save();
+            }
+            Some(MenuAction::LoadState) => {
+                self.resume();
+                self.practice_load();
+            }
             Some(MenuAction::SkipLevel) => {
                 self.skip_progress();
                 self.ghosts.drop_attempt();

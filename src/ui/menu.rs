@@ -57,6 +57,10 @@ pub enum MenuAction {
     Resume,
     /// The current level again from its start.
     Restart,
+    /// Keep the practice savestate, then resume.
+    SaveState,
+    /// Load the practice savestate in the next tick, then resume.
+    LoadState,
     /// The skip-level assist (Celeste's Assist Mode "skip chapter"): the next level (or the end
     /// screen) at once; the level skipped unlocks the next but keeps no record.
     SkipLevel,
@@ -96,7 +100,8 @@ pub enum Page {
     Title,
     /// The levels (open ones with their best results), then settings and quit.
     LevelSelect,
-    /// Resume, restart level, settings, skip level, quit to title, quit.
+    /// Resume, restart level, settings, skip level, (save state, load state,) quit to title,
+    /// quit ([`PauseItem`]).
     Pause,
     /// Volumes, display, key bindings.
     Settings,
@@ -106,9 +111,54 @@ pub enum Page {
     Race,
 }
 
-/// The pause menu's items, in order.
-pub const PAUSE_ITEMS: [&str; 6] =
-    ["Resume", "Restart level", "Settings", "Skip level", "Quit to title", "Quit"];
+/// One item of the pause menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PauseItem {
+    /// Resume.
+    Resume,
+    /// Restart level.
+    Restart,
+    /// The settings page.
+    Settings,
+    /// Skip level (an assist).
+    Skip,
+    /// Keep the practice savestate (with practice on).
+    SaveState,
+    /// Load the practice savestate (with practice on).
+    LoadState,
+    /// Quit to title.
+    ToTitle,
+    /// Quit.
+    Quit,
+}
+
+impl PauseItem {
+    /// The item as the menu shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PauseItem::Resume => "Resume",
+            PauseItem::Restart => "Restart level",
+            PauseItem::Settings => "Settings",
+            PauseItem::Skip => "Skip level",
+            PauseItem::SaveState => "Save state (F7)",
+            PauseItem::LoadState => "Load state (F8)",
+            PauseItem::ToTitle => "Quit to title",
+            PauseItem::Quit => "Quit",
+        }
+    }
+
+    /// The pause menu's items in order; with `practice` (`display.practice`) the two savestate
+    /// items come before "Quit to title".
+    pub fn all(practice: bool) -> Vec<PauseItem> {
+        use PauseItem::*;
+        let mut items = vec![Resume, Restart, Settings, Skip];
+        if practice {
+            items.extend([SaveState, LoadState]);
+        }
+        items.extend([ToTitle, Quit]);
+        items
+    }
+}
 
 /// The end screen's items, in order.
 pub const END_ITEMS: [&str; 3] = ["Play again", "Back to title", "Quit"];
@@ -257,7 +307,7 @@ impl Menu {
             Page::Title => 0,
             Page::LevelSelect => ctx.levels.len() + 3,
             Page::Race => RACE_ROWS.len(),
-            Page::Pause => PAUSE_ITEMS.len(),
+            Page::Pause => PauseItem::all(ctx.settings.display.practice).len(),
             Page::Settings => setting_rows().len(),
             Page::End => END_ITEMS.len(),
         }
@@ -374,16 +424,19 @@ impl Menu {
                 Some(_) => return Some(MenuAction::Quit),
             },
             Page::Pause => {
-                return match c {
-                    0 => Some(MenuAction::Resume),
-                    1 => Some(MenuAction::Restart),
-                    2 => {
+                let item = PauseItem::all(ctx.settings.display.practice).get(c).copied();
+                return match item.unwrap_or(PauseItem::Quit) {
+                    PauseItem::Resume => Some(MenuAction::Resume),
+                    PauseItem::Restart => Some(MenuAction::Restart),
+                    PauseItem::Settings => {
                         self.push(Page::Settings, ctx);
                         None
                     }
-                    3 => Some(MenuAction::SkipLevel),
-                    4 => Some(MenuAction::ToTitle),
-                    _ => Some(MenuAction::Quit),
+                    PauseItem::Skip => Some(MenuAction::SkipLevel),
+                    PauseItem::SaveState => Some(MenuAction::SaveState),
+                    PauseItem::LoadState => Some(MenuAction::LoadState),
+                    PauseItem::ToTitle => Some(MenuAction::ToTitle),
+                    PauseItem::Quit => Some(MenuAction::Quit),
                 };
             }
             Page::End => {

@@ -64,6 +64,25 @@ fn title_level_select_and_locked_levels() {
 }
 
 #[test]
+fn with_practice_on_the_pause_menu_saves_and_loads_states() {
+    let mut s = Settings::default();
+    assert_eq!(PauseItem::all(false).len(), 6);
+    s.display.practice = true;
+    let c = ctx(&s, &[]);
+    let mut m = Menu::new(Page::Pause);
+    for _ in 0..4 {
+        m.input(Input::Down, &c);
+    }
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::SaveState));
+    m.input(Input::Down, &c);
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::LoadState));
+    m.input(Input::Down, &c);
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
+    let labels: Vec<&str> = PauseItem::all(true).into_iter().map(PauseItem::label).collect();
+    assert_eq!(labels[4..6], ["Save state (F7)", "Load state (F8)"]);
+}
+
+#[test]
 fn pause_and_end_roots_keep_their_keys() {
     let s = Settings::default();
     let c = ctx(&s, &[]);

@@ -10,7 +10,7 @@
 use super::hud::{format_clock, truncate};
 use super::layout::{Layer, Rect, Screen, centre_clear_of, solid};
 use super::menu::{
-    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, PAUSE_ITEMS, Page, SettingRow, changeable,
+    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, Page, PauseItem, SettingRow, changeable,
     key_label, setting_rows,
 };
 use super::race_menu::RACE_ROWS;
@@ -207,11 +207,11 @@ pub fn race(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>) {
 }
 
 /// The pause menu over the dimmed game, its title and list clear of `keep` (the F3 panel).
-pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, keep: Option<Rect>) {
+pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, practice: bool, keep: Option<Rect>) {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.22;
-    let rows: Vec<Row> = PAUSE_ITEMS.iter().map(|t| row(*t)).collect();
+    let rows: Vec<Row> = PauseItem::all(practice).into_iter().map(|i| row(i.label())).collect();
     let cx = centre_clear_of(scr, list_width(scr, &rows).max(mono_width(6, title)), keep);
     centred(out, cx, "Paused", top, title, colors::TITLE);
     list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
@@ -326,7 +326,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
     match menu.page() {
         Page::Title => title(out, scr, info.t_s),
         Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
-        Page::Pause => pause_menu(out, scr, cursor, info.keep_clear),
+        Page::Pause => pause_menu(out, scr, cursor, ctx.settings.display.practice, info.keep_clear),
         Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message(), info.keep_clear),
         Page::End => end(out, scr, info.results, info.tick_hz, cursor),
         Page::Race => race(out, scr, menu, ctx),

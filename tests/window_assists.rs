@@ -13,7 +13,6 @@ mod common;
 
 use common::exit::exit_stats;
 use common::images::read_rgb;
-use common::ledge;
 use common::levels::write_flat_level;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, require_tools, serial};
@@ -68,9 +67,7 @@ fn the_input_display_shows_held_keys_and_an_invincible_run_replays() {
 
     let text = std::fs::read_to_string(&rec).unwrap_or_else(|e| panic!("no recording: {e}{ctx}"));
     assert!(text.contains("\nconfig assist_invincible 1\n"), "{text}");
-    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
-    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    let r = common::lab::replayed(&rec);
     assert!(s["state_hash"].is_string(), "{ctx}");
     assert_eq!(r["summary"]["state_hash"], s["state_hash"], "{ctx}");
     assert_eq!(r["config"]["assist_invincible"], 1);
@@ -115,9 +112,7 @@ fn practice_savestates_save_and_load_and_the_recording_replays_them() {
     assert!((s["player_x"].as_f64().unwrap() - s["start_x"].as_f64().unwrap()).abs() < 1.0, "{ctx}");
     let text = std::fs::read_to_string(&rec).unwrap_or_else(|e| panic!("no recording: {e}{ctx}"));
     assert!(text.contains("\nsavestate practice\n") && text.contains("\nloadstate practice\n"), "{text}");
-    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
-    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    let r = common::lab::replayed(&rec);
     assert_eq!(r["summary"]["state_hash"], s["state_hash"], "{ctx}");
     assert_eq!(r["summary"]["loaded_ticks"], 1, "{ctx}");
 }

@@ -87,9 +87,7 @@ fn a_destroyed_device_is_recreated_and_the_run_plays_on_to_the_same_hash() {
     );
 
     // The recording, made across the loss, replays to the window's hash.
-    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
-    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    let r = common::lab::replayed(&rec);
     assert!(s["state_hash"].is_string(), "{ctx}");
     assert_eq!(r["summary"]["state_hash"], s["state_hash"], "{ctx}");
 }

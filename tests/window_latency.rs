@@ -11,7 +11,6 @@
 mod common;
 
 use common::exit::exit_stats;
-use common::ledge;
 use common::levels::write_flat_level;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, require_tools, serial};
@@ -70,9 +69,7 @@ fn every_press_and_release_is_logged_with_its_tick_and_present_time() {
     }
 
     // The replay gives every edge the tick the window gave it.
-    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
-    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    let r = common::lab::replayed(&rec);
     let replayed: Vec<(String, String, u64)> = r["summary"]["inputs"]
         .as_array()
         .expect("summary.inputs")

@@ -13,7 +13,6 @@ mod common;
 
 use common::exit::{exit_stats, stat};
 use common::images::read_rgb;
-use common::ledge;
 use common::levels::write_flat_level;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, require_tools, serial, window_rect};
@@ -65,9 +64,7 @@ fn rewind_and_half_speed_in_a_real_window() {
     let script = std::fs::read_to_string(&rec).unwrap_or_else(|e| panic!("no recording: {e}{ctx}"));
     assert!(script.contains("config game_speed 0.5"), "{script}");
     assert!(script.contains("press rewind @") && script.contains("release rewind @"), "{script}");
-    let out = ledge().args(["lab", &arg(&rec), "--summary"]).output().expect("run ledge lab");
-    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("lab report is JSON");
+    let r = common::lab::replayed(&rec);
     let hash = s["state_hash"].as_str().unwrap_or_else(|| panic!("no state_hash in the stats{ctx}"));
     assert_eq!(r["summary"]["state_hash"].as_str(), Some(hash), "replay of {script}");
     let rewound = r["summary"]["rewound_ticks"].as_u64().unwrap();

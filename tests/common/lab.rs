@@ -19,6 +19,14 @@ pub fn run(text: &str, opts: &LabOptions) -> Report {
     run_script(text, opts).unwrap_or_else(|e| panic!("{e}\n--- script ---\n{text}"))
 }
 
+/// `ledge lab FILE --summary` on a game's `--record` file (the binary, as a player would
+/// replay it): its report as JSON. Fails the test when the lab refuses the file.
+pub fn replayed(rec: &Path) -> serde_json::Value {
+    let out = super::ledge().arg("lab").arg(rec).arg("--summary").output().expect("run ledge lab");
+    assert!(out.status.success(), "ledge lab failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("lab report is JSON")
+}
+
 /// labcheck's `rise(ticks)`: y on the tick before the first `jump_started` tick (the first
 /// tick when the jump starts on tick 1) minus the smallest y from that jump on; 0 with no
 /// jump. Pixels, y down, so a positive rise is upwards.

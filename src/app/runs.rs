@@ -6,6 +6,7 @@
 //! saved, so the best it compares with is the one from before this run).
 
 use super::App;
+use crate::timer::{SegmentEnd, SegmentSplit};
 
 impl App {
     /// The current level starts now: its timer ([`crate::timer::LevelClock`]: tick, wall
@@ -43,23 +44,22 @@ impl App {
     }
 
     /// The current level's segments so far, each with the best saved before this run.
-    pub(super) fn segment_splits(&self) -> Vec<crate::timer::SegmentSplit> {
-        let id = self.level_id();
-        let bests = self.opts.save.progress().segment_bests(&id);
-        let best = |end: crate::timer::SegmentEnd| bests.and_then(|b| b.get(&end.key()).copied());
+    fn segment_splits(&self) -> Vec<SegmentSplit> {
         let splits = self.session.segments().splits();
-        splits
-            .into_iter()
-            .map(|(end, ticks)| crate::timer::SegmentSplit { end, ticks, best: best(end) })
-            .collect()
+        splits.into_iter().map(|(end, ticks)| self.segment_split(end, ticks)).collect()
     }
 
     /// After a frame of a level (not a race): split the segment timer when a segment ended,
     /// and keep that split, with its best before this run, for the HUD's moment.
     pub(super) fn observe_segments(&mut self) {
         let Some((end, ticks)) = self.session.observe_segments(self.game.world()) else { return };
-        let id = self.level_id();
-        let best = self.opts.save.progress().segment_bests(&id).and_then(|b| b.get(&end.key()).copied());
-        self.last_segment = Some((crate::timer::SegmentSplit { end, ticks, best }, web_time::Instant::now()));
+        self.last_segment = Some((self.segment_split(end, ticks), web_time::Instant::now()));
+    }
+
+    /// A segment of the current level that ended at `end` in `ticks`, with the best of a
+    /// segment ending there saved before this run (progress.toml's `[[segment]]`).
+    fn segment_split(&self, end: SegmentEnd, ticks: u64) -> SegmentSplit {
+        let bests = self.opts.save.progress().segment_bests(&self.level_id());
+        SegmentSplit { end, ticks, best: bests.and_then(|b| b.get(&end.key()).copied()) }
     }
 }

@@ -177,8 +177,9 @@ enum Command {
         scripts: Vec<PathBuf>,
     },
     /// A run (a recording, a ghost, a race's record, any lab script) from FILE or a LINK
-    /// (`…index.html#run=…`): printed as a link to the browser page (`--link`), or played with
-    /// no window to its summary line with `state_hash=` (`--headless`).
+    /// (`…index.html#run=…`) played in a window (Space pause, ←/→ a tick, hold R rewind, −/=
+    /// speed, Home start, Q quit), printed as a link to the browser page (`--link`), or played
+    /// with no window to its summary line with `state_hash=` (`--headless`).
     Replay {
         /// The run: a lab script file, or a link holding `#run=`.
         #[arg(value_name = "FILE|LINK")]
@@ -190,6 +191,16 @@ enum Command {
         /// Play the run with no window and print `ledge replay: ticks=… state_hash=…`.
         #[arg(long)]
         headless: bool,
+        /// The window: quit after this many seconds (printing the summary line of the frame
+        /// shown then).
+        #[arg(long, value_name = "S", value_parser = positive_seconds)]
+        exit_after: Option<f64>,
+        /// The window: frame limiter, Hz (as the game's `--fps-cap`).
+        #[arg(long, value_name = "HZ")]
+        fps_cap: Option<f64>,
+        /// The window: the folder of the saved settings (volume, display) to use.
+        #[arg(long, value_name = "DIR")]
+        save_dir: Option<PathBuf>,
     },
     /// Run the signaling server races meet through (`--net ws://HOST:PORT/ROOM`) until
     /// stopped; prints `ledge serve: listening on ws://HOST:PORT` once it accepts.
@@ -208,7 +219,7 @@ enum Command {
 /// server's crates turn on for every crate: winit's warnings about the X server (XSETTINGS, a
 /// display reported 0 mm wide) are left out as they were before it, its errors stay.
 /// A flag's number of seconds: finite and not negative.
-#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
@@ -263,13 +274,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Replay { source, link, headless }) => {
+        Some(Command::Replay { source, link, headless, exit_after, fps_cap, save_dir }) => {
             let mode = match (link, headless) {
                 (true, _) => ledge::lab::replay_cli::ReplayMode::Link,
                 (false, true) => ledge::lab::replay_cli::ReplayMode::Headless,
+                #[cfg(feature = "game")]
+                (false, false) => return replay_window(&source, exit_after, fps_cap, save_dir),
+                #[cfg(not(feature = "game"))]
                 (false, false) => {
-                    // The window viewer (pause, a tick forward, rewind, speed) is not built yet.
-                    eprintln!("ledge replay: give --headless or --link (the replay window is not built yet)");
+                    let _ = (exit_after, fps_cap, save_dir);
+                    eprintln!(
+                        "ledge replay: this build has no window (built without the `game` feature): give --headless or --link"
+                    );
                     return ExitCode::from(2);
                 }
             };
@@ -367,6 +383,7 @@ fn main() -> ExitCode {
                 ghost: cli.ghost,
                 watch: !cli.no_watch,
                 race: None,
+                replay: None,
             };
             ledge::app::run(opts).map(|_| ())
         }
@@ -455,6 +472,50 @@ fn race(play: PlayArgs) -> ExitCode {
         Err(r) => {
             eprintln!("ledge: {}", ledge::printable::escape(&r.line));
             ExitCode::from(r.code)
+        }
+    }
+}
+
+/// `ledge replay FILE|LINK` without `--headless` or `--link`: the replay window
+/// (`ledge::app::replay`); a bad file, link or script is one line and exit 2 before any
+/// window opens.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn replay_window(
+    source: &str,
+    exit_after: Option<f64>,
+    fps_cap: Option<f64>,
+    save_dir: Option<PathBuf>,
+) -> ExitCode {
+    if let Some(hz) = fps_cap.filter(|hz| !(hz.is_finite() && *hz > 0.0)) {
+        eprintln!("ledge replay: --fps-cap must be a positive number of Hz, got {hz}");
+        return ExitCode::from(2);
+    }
+    let src = match ledge::app::replay::ReplaySource::read(source) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("ledge replay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (save, warnings) = ledge::save::Store::open(save_dir.as_deref());
+    for w in warnings {
+        eprintln!("ledge: warning: {w}");
+    }
+    let app = ledge::app::AppOptions {
+        vsync: save.settings().display.vsync,
+        fps_cap: fps_cap.or(save.settings().fps_cap()),
+        exit_after,
+        fullscreen: save.settings().display.fullscreen,
+        save,
+        watch: false,
+        replay: Some(src),
+        ..Default::default()
+    };
+    match ledge::app::run(app) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::from(2)
         }
     }
 }

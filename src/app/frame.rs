@@ -71,15 +71,13 @@ impl App {
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
                 invincible: self.game.world().invincible,
-                segment: (self.race.is_none() && !self.game.level().checkpoints.is_empty()).then(|| {
-                    crate::ui::hud::SegmentHud {
-                        number: self.session.segments().count() + 1,
-                        ticks: self.session.segments().running(world.tick),
-                        last: self
-                            .last_segment
-                            .filter(|(_, at)| at.elapsed() < SEGMENT_SHOWN)
-                            .map(|(s, _)| s),
-                    }
+                segment: (self.race.is_none()
+                    && self.replay.is_none()
+                    && !self.game.level().checkpoints.is_empty())
+                .then(|| crate::ui::hud::SegmentHud {
+                    number: self.session.segments().count() + 1,
+                    ticks: self.session.segments().running(world.tick),
+                    last: self.last_segment.filter(|(_, at)| at.elapsed() < SEGMENT_SHOWN).map(|(s, _)| s),
                 }),
                 notice: self
                     .race
@@ -93,6 +91,7 @@ impl App {
             menu,
             broken: self.reload.banner(),
             input: self.opts.save.settings().display.input_display.then(|| self.game.tick_input()),
+            replay: self.replay.as_ref().map(|r| (r.status(), r.title.as_str())),
         };
         frame_ui::build(out, size, &frame);
         if self.race.is_some() && self.session.mode == Mode::Playing {
@@ -112,7 +111,11 @@ impl App {
                 backdrop.view(self.opts.reduced_motion)
             } else {
                 let mut v = self.game.view();
-                if self.race.is_none() {
+                if let Some(r) = &self.replay {
+                    let g = r.playback.ghost();
+                    let lp = &self.game;
+                    v.ghost = g.and_then(|g| g.drawn(lp.prev_tick(), lp.world().tick, lp.stepper().alpha()));
+                } else if self.race.is_none() {
                     v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
                 }
                 v
@@ -147,7 +150,9 @@ impl App {
         if self.session.mode == Mode::Title {
             self.title_frame();
         }
-        if playing {
+        if playing && self.replay.is_some() {
+            self.replay_frame();
+        } else if playing {
             let now = self.now_ns();
             let stats = match &mut self.race {
                 Some(r) => r.frame(&mut self.game, self.show_overlay),
@@ -221,7 +226,7 @@ impl App {
             #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
             self.page_frame();
         }
-        if drawn && playing {
+        if drawn && playing && self.replay.is_none() {
             let presented = self.now_ns();
             self.latency.after_present(&mut self.game, presented);
         }

@@ -45,6 +45,8 @@ pub struct FrameUi<'a> {
     pub broken: &'a [BrokenFile],
     /// The input display's input (the last tick's), when it is on.
     pub input: Option<crate::sim::action::TickInput>,
+    /// The replay window's bar: where the playback stands and the run's name (`replay.rs`).
+    pub replay: Option<(crate::lab::playback::PlaybackStatus, &'a str)>,
 }
 
 /// The menus as a frame draws them.
@@ -80,8 +82,9 @@ pub fn build(out: &mut Layer, size: (u32, u32), frame: &FrameUi<'_>) {
         _ => {}
     }
     let hud = ui::hud(out, &scr, &frame.hud);
+    let bar = frame.replay.map(|(status, title)| ui::replay_bar::replay_bar(out, &scr, &status, title));
     if let Some(input) = &frame.input {
-        ui::input_display(out, &scr, input);
+        ui::input_display(out, &scr, input, bar.map(|b| b.y));
     }
     let paused = frame.mode == Mode::Paused;
     let beside_menu = frame.f3.filter(|_| paused);
@@ -131,6 +134,7 @@ mod tests {
             menu: None,
             broken: &[],
             input: None,
+            replay: None,
         }
     }
 

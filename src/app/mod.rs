@@ -86,6 +86,7 @@ pub mod page;
 mod practice;
 pub mod race;
 mod reload;
+pub mod replay;
 mod runs;
 mod saved;
 pub mod session;
@@ -178,6 +179,8 @@ struct App {
     reload: reload::HotReload,
     /// An online race (`race.rs`): the loop driven by its peer.
     race: Option<race::LiveRace>,
+    /// The replay window (`replay.rs`): the loop shows a run's frames, nothing is played.
+    replay: Option<replay::Replaying>,
     /// In a browser: the GPU being opened, the sound waiting for a gesture (`page.rs`).
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     page: page::Page,
@@ -283,6 +286,10 @@ impl App {
 
     /// Pause (from playing only).
     fn pause(&mut self) {
+        if let Some(r) = &mut self.replay {
+            r.playback.toggle_pause(&mut self.game);
+            return;
+        }
         // A race never pauses: the others race on, and a peer that stops answering is
         // dropped after 3 s.
         if self.session.mode == Mode::Playing && self.start.is_some() && self.race.is_none() {
@@ -482,6 +489,12 @@ impl ApplicationHandler for App {
             WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
                 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
                 self.gesture();
+                if self.replay.is_some() {
+                    if !is_synthetic {
+                        self.replay_key(event_loop, &event);
+                    }
+                    return;
+                }
                 if self.menu_key(event_loop, &event, is_synthetic) {
                     return; // a menu is open: see menus.rs
                 }
@@ -564,14 +577,19 @@ impl ApplicationHandler for App {
             let mut menu = Vec::new();
             // Pad game input counts only while playing (a menu's A is no jump on resume).
             let playing = self.session.mode == Mode::Playing;
+            let mut replayed = Vec::new();
+            let replaying = self.replay.is_some();
             self.pads.poll(
-                &mut |ev| {
-                    if playing {
-                        push_game(game, rec, live, t, ev)
-                    }
+                &mut |ev| match () {
+                    _ if replaying => replayed.push(ev),
+                    _ if playing => push_game(game, rec, live, t, ev),
+                    _ => {}
                 },
                 &mut |m| menu.push(m),
             );
+            for ev in replayed {
+                self.replay_pad(ev);
+            }
             for m in menu.into_iter().filter(|_| playing) {
                 if let Some(command) = commands::pad_command(m, self.session.mode) {
                     self.command(event_loop, command);

@@ -69,6 +69,9 @@ pub struct AppOptions {
     /// An online race to join instead of the run of levels (NET.md): no title, no ghosts,
     /// no recorder of the app's own (the race's record is its confirmed inputs).
     pub race: Option<super::race::RaceStart>,
+    /// `ledge replay FILE|LINK` (or the page's `#run=`): a replay window of this run instead
+    /// of the game (`replay.rs`): no title, no ghosts, no recorder.
+    pub replay: Option<super::replay::ReplaySource>,
 }
 
 /// `--hitch MS[@EVERY_S]`: stall the event loop for `ms` milliseconds every `every_s` seconds

@@ -35,24 +35,35 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         Some(p) => p.clone(),
         None => assets.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?.join("levels/level1.tmx"),
     };
-    let level = crate::level::tiled_map::load_tmx(&level_path)?;
+    let replaying = opts.replay.as_ref().map(super::replay::Replaying::open).transpose()?;
+    let level = match &replaying {
+        Some((_, lp)) => lp.level().clone(),
+        None => crate::level::tiled_map::load_tmx(&level_path)?,
+    };
     let start_pos = level.spawn;
     let config = StepperConfig::default();
-    let recorder = opts.record.as_ref().filter(|_| opts.race.is_none()).map(|path| {
+    let recorder = opts.record.as_ref().filter(|_| opts.race.is_none() && replaying.is_none()).map(|path| {
         let sha256 = level.origin.as_ref().map(|o| o.sha256);
         Recorder::new(path, &level_path, sha256, &tuning, &config, opts.game_speed, opts.invincible)
     });
     let flag_ghost = opts.ghost.as_deref().map(|p| crate::lab::ghost::load(p, config.tick_hz)).transpose()?;
     let ghosts = ghosts::Ghosts::new(&level_path, flag_ghost);
-    let mut game =
-        Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
-    game.set_reduced_motion(opts.reduced_motion);
-    // Screen shake, flashes, visual effects from `settings.toml` (no flags: the settings menu
-    // changes them); the loop keeps them across `load_level`.
-    game.set_cosmetic_settings(opts.save.settings().cosmetic());
-    game.set_game_speed(opts.game_speed);
-    game.set_invincible(opts.invincible);
-    game.set_measure_ticks(true);
+    let (game, replay) = match replaying {
+        // The run's own setup (level, tuning, speed, effects), exactly as the lab plays it.
+        Some((r, lp)) => (lp, Some(r)),
+        None => {
+            let mut game =
+                Loop::new(level.clone(), tuning, config).map_err(|e| anyhow::anyhow!("loop config: {e}"))?;
+            game.set_reduced_motion(opts.reduced_motion);
+            // Screen shake, flashes, visual effects from `settings.toml` (no flags: the settings
+            // menu changes them); the loop keeps them across `load_level`.
+            game.set_cosmetic_settings(opts.save.settings().cosmetic());
+            game.set_game_speed(opts.game_speed);
+            game.set_invincible(opts.invincible);
+            game.set_measure_ticks(true);
+            (game, None)
+        }
+    };
 
     let stress = opts.stress;
     // No level named and nothing scripted (`--record`, `--exit-after`, `--stress`): the title.
@@ -60,7 +71,8 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         && opts.record.is_none()
         && opts.exit_after.is_none()
         && stress == 0
-        && opts.race.is_none();
+        && opts.race.is_none()
+        && opts.replay.is_none();
     let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
     let menus = menus::Menus::new(shipped_first.as_deref());
     let (key_map, pad_map) = saved::input_maps(&opts.save);
@@ -101,6 +113,7 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         ride: RideStats::default(),
         reload,
         race: None,
+        replay,
         #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         page: super::page::Page::default(),
         opts,
@@ -150,6 +163,10 @@ impl App {
             for line in end.summary.lines() {
                 println!("{line}");
             }
+            return Ok(summary);
+        }
+        if self.replay.is_some() {
+            println!("{}", crate::lab::playback::summary_line(&self.game));
             return Ok(summary);
         }
         if let Some(rec) = self.recorder.take() {

@@ -5,10 +5,12 @@
 //! latch, stepper, simulation, interpolation, camera — is the game's own code.
 
 pub mod changed;
+pub(crate) mod cursor;
 pub mod ghost;
 pub mod link;
 pub mod netlab;
 pub mod netlab_cli;
+pub mod playback;
 pub mod race_record;
 pub mod record;
 pub mod recut;

@@ -51,10 +51,8 @@ pub fn run(source: &str, mode: ReplayMode) -> u8 {
             match run_script(&text, &opts) {
                 Ok(r) => {
                     let s = &r.summary;
-                    println!(
-                        "ledge replay: ticks={} jumps={} deaths={} respawns={} level_complete={} state_hash={}",
-                        s.totals.ticks, s.jumps, s.deaths, s.respawns, s.level_complete, s.state_hash
-                    );
+                    let (t, j, d, r) = (s.totals.ticks, s.jumps, s.deaths, s.respawns);
+                    println!("{}", super::playback::line(t, j, d, r, s.level_complete, &s.state_hash));
                     0
                 }
                 Err(e) => {

@@ -3,20 +3,16 @@
 //! Clock: scripted wall clock, integer nanoseconds (the script's times are read as exact
 //! integers of nanoseconds; nothing accumulates in floating point).
 
+use super::cursor::Cursor;
 use super::recut::Timeline;
 use super::report::*;
-use super::script::{At, LevelSource, Script, Step, parse};
+use super::script::{LevelSource, Script, parse};
 use super::shots::ObserverError;
-use super::writer::format_ms;
 use crate::cosmetic::{CosmeticSettings, ShakeLevel};
-use crate::game_loop::{FrameStats, Loop, Point};
-use crate::input::InputEvent;
+use crate::game_loop::{Loop, Point};
 use crate::level::{Level, ascii::parse_ascii, tiled_map::load_tmx};
-use crate::present::surface_state::SurfaceState;
 use crate::sim::Tuning;
 use crate::time::{GameSpeed, StepperConfig};
-use glam::DVec2;
-use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// How to run a script.
@@ -44,49 +40,6 @@ pub struct LabError {
     pub line: usize,
     /// The problem.
     pub msg: String,
-}
-
-/// An event waiting for the frame whose interval contains its time.
-struct Pending {
-    t_ns: u64,
-    event: InputEvent,
-    /// Whose edge it is, 0-based.
-    player: u8,
-}
-
-const CLOCK_OVERFLOW: &str = "the scripted clock passes 2^64 ns (584 years)";
-
-/// `config pause_on_focus_loss 1`: the game's pause, in the lab. Focus loss pauses; the game
-/// waits for a key to resume, the lab for the next `focus gained`. While paused no frame runs
-/// (frames are reported with `paused: true` and no steps), edges other than `focus gained` are
-/// dropped (the paused game ignores them), and the paused time is left out of the clock the
-/// loop sees — exactly what the game does.
-struct Pause {
-    enabled: bool,
-    /// Wall time the pause began.
-    since: Option<u64>,
-    /// Wall time spent paused so far, ns.
-    total_ns: u64,
-}
-
-impl Pause {
-    /// Decide what an edge arriving at wall time `t` does; returns the game-clock time to hand
-    /// it to the loop at, or `None` to drop it.
-    fn admit(&mut self, t: u64, ev: &InputEvent) -> Option<u64> {
-        match (self.since, ev) {
-            (Some(since), InputEvent::FocusGained) => {
-                self.total_ns += t - since;
-                self.since = None;
-                Some(t - self.total_ns)
-            }
-            (Some(_), _) => None,
-            (None, InputEvent::FocusLost) if self.enabled => {
-                self.since = Some(t);
-                Some(t - self.total_ns)
-            }
-            (None, _) => Some(t - self.total_ns),
-        }
-    }
 }
 
 /// Parse and run a script; return its report.
@@ -150,123 +103,42 @@ pub(crate) fn run_driven(
 
     let mut frames = Vec::new();
     let mut ticks = Vec::new();
-    // Events not yet delivered, sorted by time; equal times keep script order.
-    let mut pending: VecDeque<Pending> = VecDeque::new();
-    // The latest `+MS` event written since the last frame: it must arrive by the next frame.
-    let mut latest_relative: Option<(u64, usize)> = None;
-    let mut surface = SurfaceState::default();
-    let mut configures = 0u64;
-    let mut clock_ns = 0u64;
-    let mut tick_cost_ns = 0u64;
-    let mut last_steps = 0u32;
-    let mut frame_index = 0u64;
-    let mut pause = Pause { enabled: pause_on_focus_loss, since: None, total_ns: 0 };
+    let mut cursor = Cursor::new(pause_on_focus_loss);
     // Presses and releases shown so far (`summary.inputs`).
     let mut inputs = Vec::new();
-    for (step, line) in &script.steps {
-        match *step {
-            Step::Event { event, at, player } => {
-                let (t_ns, relative) = match at {
-                    At::AfterFrame(offset) => {
-                        let t =
-                            clock_ns.checked_add(offset).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
-                        (t, true)
-                    }
-                    At::Absolute(t) => {
-                        if t < clock_ns {
-                            return Err(fail(
-                                *line,
-                                format!(
-                                    "@{} is already in the past (the clock is at {} ms)",
-                                    format_ms(t),
-                                    format_ms(clock_ns)
-                                ),
-                            ));
-                        }
-                        (t, false)
-                    }
-                };
-                if let Some(tl) = timeline.as_deref_mut() {
-                    tl.note(t_ns, step, *line);
-                }
-                if relative && latest_relative.is_none_or(|(t, _)| t_ns > t) {
-                    latest_relative = Some((t_ns, *line));
-                }
-                let at = pending.partition_point(|p| p.t_ns <= t_ns);
-                pending.insert(at, Pending { t_ns, event, player });
-            }
-            Step::Frame { ns, count } => {
-                for _ in 0..count {
-                    let dt = ns.max((last_steps as u64).saturating_mul(tick_cost_ns));
-                    clock_ns = clock_ns.checked_add(dt).ok_or_else(|| fail(*line, CLOCK_OVERFLOW.into()))?;
-                    if let Some((t, l)) = latest_relative.take() {
-                        if t > clock_ns {
-                            return Err(fail(l, "event offset falls after the next frame".into()));
-                        }
-                    }
-                    while pending.front().is_some_and(|p| p.t_ns <= clock_ns) {
-                        let p = pending.pop_front().expect("checked above");
-                        if let Some(game_t) = pause.admit(p.t_ns, &p.event) {
-                            lp.push_event_for(p.player, game_t, p.event);
-                        }
-                    }
-                    let paused = pause.since.is_some();
-                    let now = clock_ns - pause.total_ns;
-                    let f = match driver.as_deref_mut() {
-                        _ if paused => lp.idle_stats(),
-                        Some(d) => lp.frame_driven(now, d),
-                        None => lp.frame(now),
-                    };
-                    last_steps = f.steps;
-                    if !paused {
-                        lp.inputs_shown_at(now);
-                        inputs.extend(lp.take_inputs_shown());
-                    }
-                    if let Some(observe) = observe.as_deref_mut() {
-                        observe(frame_index, &lp).map_err(|e| fail(*line, e.to_string()))?;
-                    }
-                    if !opts.summary_only {
-                        let (view, shake, player_scale, effects, parallax) = look_of(&lp);
-                        frames.push(FrameReport {
-                            frame: frame_index,
-                            stats: FrameStats { dt_ns: dt, ..f },
-                            paused,
-                            drawn_entities: DrawnEntity::of(&lp),
-                            drawn_ghost: ghost.as_ref().map(|g| drawn_ghost(g, &lp, f.alpha)),
-                            view,
-                            shake,
-                            player_scale,
-                            effects,
-                            parallax,
-                            drawn_players: DrawnPlayer::of(&lp),
-                        });
-                        if !paused {
-                            ticks.extend_from_slice(lp.ticks_this_frame());
-                        }
-                    }
-                    frame_index += 1;
-                }
-            }
-            Step::Resize(w, h) => configures += surface.resize(w, h).is_some() as u64,
-            Step::Teleport(..) if script.players > 1 => {
-                return Err(fail(
-                    *line,
-                    "teleport: only with one player (a race places no runner by hand)".into(),
-                ));
-            }
-            Step::Teleport(x, y) => lp.teleport(DVec2::new(x, y)),
-            Step::TickCost(ns) => tick_cost_ns = ns,
-            Step::Savestate(ref name) => lp.savestate(name).map_err(|e| fail(*line, e.to_string()))?,
-            Step::Loadstate(ref name) => lp.loadstate(name).map_err(|e| fail(*line, e.to_string()))?,
+    while let Some(run) = cursor.next_frame(
+        script,
+        &opts.script_name,
+        &mut lp,
+        driver.as_mut().map(|d| &mut **d as &mut dyn crate::game_loop::TickDriver),
+        timeline.as_deref_mut(),
+    )? {
+        inputs.extend_from_slice(&run.shown);
+        if let Some(observe) = observe.as_deref_mut() {
+            observe(run.index, &lp).map_err(|e| fail(run.line, e.to_string()))?;
         }
-        let noted =
-            matches!(step, Step::Resize(..) | Step::Teleport(..) | Step::Savestate(_) | Step::Loadstate(_));
-        if let (Some(tl), true) = (timeline.as_deref_mut(), noted) {
-            tl.note(clock_ns, step, *line);
+        if !opts.summary_only {
+            let (view, shake, player_scale, effects, parallax) = look_of(&lp);
+            frames.push(FrameReport {
+                frame: run.index,
+                stats: run.stats,
+                paused: run.paused,
+                drawn_entities: DrawnEntity::of(&lp),
+                drawn_ghost: ghost.as_ref().map(|g| drawn_ghost(g, &lp, run.stats.alpha)),
+                view,
+                shake,
+                player_scale,
+                effects,
+                parallax,
+                drawn_players: DrawnPlayer::of(&lp),
+            });
+            if !run.paused {
+                ticks.extend_from_slice(lp.ticks_this_frame());
+            }
         }
     }
     if let Some(tl) = timeline {
-        tl.total_ns = clock_ns;
+        tl.total_ns = cursor.clock_ns();
     }
 
     inputs.extend(lp.inputs_unshown().copied());
@@ -283,7 +155,7 @@ pub(crate) fn run_driven(
             totals: *lp.totals(),
             jumps: w.jumps,
             respawns: w.respawns,
-            surface_configures: configures,
+            surface_configures: cursor.configures(),
             state_hash: format!("{:016x}", lp.state_hash()),
             deaths: w.deaths,
             level_complete: w.level_complete,

@@ -28,9 +28,10 @@ const PRESSED: [u8; 3] = [255, 222, 120];
 
 /// Draw `input` in the view's bottom-left corner: a panel of [`CELLS`] (glyph dim when up,
 /// bright on blue when held, dark on yellow in the tick it was pressed)
-/// and, under them, the stick's x in [-1, 1] as a marker on a bar (centred at 0). Returns the
-/// panel's rectangle (window pixels).
-pub fn input_display(out: &mut Layer, scr: &Screen, input: &TickInput) -> Rect {
+/// and, under them, the stick's x in [-1, 1] as a marker on a bar (centred at 0); with
+/// `above`, a window y, the panel's bottom sits over it (the replay window's bar) instead of
+/// over the view's bottom edge. Returns the panel's rectangle (window pixels).
+pub fn input_display(out: &mut Layer, scr: &Screen, input: &TickInput, above: Option<f32>) -> Rect {
     let size = scr.text_px();
     let pad = 2.0 * scr.s;
     let cell = (mono_width(1, size) + 2.0 * pad).round().max(size + 2.0 * pad);
@@ -40,7 +41,8 @@ pub fn input_display(out: &mut Layer, scr: &Screen, input: &TickInput) -> Rect {
     let w = row_w + 2.0 * pad;
     let h = cell + gap * 2.0 + bar_h + 2.0 * pad;
     let x = scr.view.x as f32 + 4.0 * scr.s;
-    let y = scr.view.y as f32 + scr.view.h as f32 - 4.0 * scr.s - h;
+    let bottom = above.unwrap_or(scr.view.y as f32 + scr.view.h as f32);
+    let y = bottom - 4.0 * scr.s - h;
     let panel = Rect { x: x.round(), y: y.round(), w: w.round(), h: h.round() };
     out.quads.push(rect_quad(panel, colors::PANEL, PANEL_ALPHA * 0.8));
     for (i, (action, glyph)) in CELLS.iter().enumerate() {
@@ -93,7 +95,7 @@ mod tests {
         let scr = Screen::new(1280, 720);
         let mut out = Layer::default();
         let panel =
-            input_display(&mut out, &scr, &input(&[Action::Right, Action::Jump], &[Action::Jump], 0.5));
+            input_display(&mut out, &scr, &input(&[Action::Right, Action::Jump], &[Action::Jump], 0.5), None);
         let glyphs: Vec<&str> = out.text.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(glyphs, ["◀", "▶", "▲", "▼", "J", "R"]);
         assert_eq!(out.text[0].color, colors::DIM, "left is up");
@@ -112,8 +114,10 @@ mod tests {
     fn nothing_held_lights_nothing_and_a_centred_stick_has_no_marker() {
         let scr = Screen::new(2560, 1440);
         let mut out = Layer::default();
-        input_display(&mut out, &scr, &TickInput::default());
+        input_display(&mut out, &scr, &TickInput::default(), Some(600.0));
         assert!(out.text.iter().all(|t| t.color == colors::DIM));
         assert_eq!(out.quads.len(), 1 + 2, "the panel, the bar and its centre");
+        let panel = out.quads[0];
+        assert_eq!(panel.pos[1] + panel.size[1], 600.0 - 4.0 * scr.s, "over the replay bar");
     }
 }

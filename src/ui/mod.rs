@@ -10,7 +10,7 @@
 //!
 //! One job per module: [`layout`] (screen, rectangles, the layer), [`style`] (colours),
 //! [`mod@hud`], [`mod@input_display`] (the tick's input, for speedrunners), [`screens`] (pause, end), [`splits`] (the speedrun splits' colours and the
-//! level-complete banner), [`reload`] (hot reload's broken-file banner), [`menu`] (the
+//! level-complete banner), [`reload`] (hot reload's broken-file banner), [`replay_bar`] (the replay window's bar), [`menu`] (the
 //! menus' state machine), [`pages`] (what each menu page draws), [`settings_menu`] (the
 //! settings rows and the rebinding rule), [`telemetry`] (ring buffer, statistics), [`graphs`]
 //! (the F3 bar graphs), [`f3`] (the F3 panel's text and layout).
@@ -24,6 +24,7 @@ pub mod menu;
 pub mod pages;
 pub mod race_menu;
 pub mod reload;
+pub mod replay_bar;
 pub mod screens;
 pub mod settings_menu;
 pub mod splits;

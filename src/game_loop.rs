@@ -463,6 +463,8 @@ impl Loop {
             entities: &self.drawn_entities,
             ghost: None,
             rivals: self.rivals(),
+            attempts: &[],
+            death_marks: &[],
         }
     }
 

@@ -55,6 +55,7 @@ impl App {
                 settings: self.opts.save.settings(),
                 levels: &levels,
                 speed_percent: self.game.game_speed().percent(),
+                finished_run: self.ghosts.last_visit().is_some() && self.replay.is_none(),
             },
             t_s: self.menus.opened.elapsed().as_secs_f64(),
         });
@@ -62,11 +63,13 @@ impl App {
             mode: self.session.mode,
             hud: Hud {
                 level: &self.game.level().name,
-                deaths: match self.race {
-                    Some(_) => world.runner_view(self.game.followed()).deaths,
-                    None => self.session.level_deaths(world),
+                // A replay's run counts from its own first tick (a level's start).
+                deaths: match (&self.race, &self.replay) {
+                    (Some(_), _) => world.runner_view(self.game.followed()).deaths,
+                    (None, Some(_)) => world.deaths,
+                    (None, None) => self.session.level_deaths(world),
                 },
-                ticks: self.session.level_ticks(world),
+                ticks: if self.replay.is_some() { world.tick } else { self.session.level_ticks(world) },
                 tick_hz,
                 speed_percent: self.game.game_speed().percent(),
                 rewinding: self.game.rewinding(),
@@ -87,7 +90,7 @@ impl App {
                     .or(self.practice.text()),
             },
             f3,
-            results: self.session.results(),
+            results: if self.replay.is_some() { &[] } else { self.session.results() },
             menu,
             broken: self.reload.banner(),
             input: self.opts.save.settings().display.input_display.then(|| self.game.tick_input()),
@@ -115,6 +118,8 @@ impl App {
                     let g = r.playback.ghost();
                     let lp = &self.game;
                     v.ghost = g.and_then(|g| g.drawn(lp.prev_tick(), lp.world().tick, lp.stepper().alpha()));
+                    v.attempts = &r.drawn_attempts;
+                    v.death_marks = &r.drawn_marks;
                 } else if self.race.is_none() {
                     v.ghost = self.ghosts.drawn(&self.game, self.session.level_clock().start_tick);
                 }

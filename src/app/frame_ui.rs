@@ -174,7 +174,7 @@ mod tests {
         use crate::ui::menu::Page;
         let broken = [BrokenFile { file: "level3.tmx".into(), line: Some(9), message: "bad".into() }];
         let settings = crate::save::Settings::default();
-        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100, finished_run: false };
         let shows = |mode, page: Option<Page>| {
             let menu = page.map(Menu::new);
             let mut f = frame(mode, None);
@@ -230,7 +230,7 @@ mod tests {
         let f3 = F3 { telemetry: &tel, shown: &shown, info };
         let mut settings = crate::save::Settings::default();
         settings.display.reduced_motion = true; // the widest screen-shake value
-        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100, finished_run: false };
         let split = crate::timer::Split {
             igt_ticks: 600,
             rta_ns: 1,
@@ -309,7 +309,7 @@ mod tests {
     fn menus_draw_over_the_hud_or_alone() {
         use crate::ui::menu::Page;
         let settings = crate::save::Settings::default();
-        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &settings, levels: &[], speed_percent: 100, finished_run: false };
         let texts = |mode, page| {
             let menu = Menu::new(page);
             let mut f = frame(mode, None);

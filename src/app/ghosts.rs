@@ -39,6 +39,18 @@ fn replay_in_background(text: String, path: PathBuf, tick_hz: u32) -> Pending {
     rx
 }
 
+/// A level's finished visit: every attempt at it, as tick scripts from the level's start
+/// ([`TickScript`]), the finishing one last.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Visit {
+    /// The level's progress id.
+    pub level: String,
+    /// The attempts ended by a restart, in order.
+    pub earlier: Vec<String>,
+    /// The attempt that reached the goal.
+    pub finished: String,
+}
+
 /// The app's ghosts: the one playing, the attempt being written, the bests of this session.
 #[derive(Debug)]
 pub struct Ghosts {
@@ -56,6 +68,10 @@ pub struct Ghosts {
     level: String,
     /// The attempt being played, tick by tick.
     attempt: Option<TickScript>,
+    /// This visit's earlier attempts at the level (each ended by a restart), as scripts.
+    visit: Vec<String>,
+    /// The last level finished: its attempts ("watch every attempt", "copy run link").
+    last_visit: Option<Visit>,
     /// Drawn (G toggles).
     shown: bool,
 }
@@ -71,6 +87,8 @@ impl Ghosts {
             keeping: None,
             level: String::new(),
             attempt: None,
+            visit: Vec::new(),
+            last_visit: None,
             shown: true,
         }
     }
@@ -81,6 +99,12 @@ impl Ghosts {
     pub fn start(&mut self, level_path: &Path, id: &str, game: &Loop, store: &Store) {
         self.poll();
         let hz = game.config().tick_hz;
+        // A restart: the attempt so far is one of this visit's; another level: a new visit.
+        match self.attempt.take() {
+            Some(mut a) if self.level == id && a.ticks() > 0 => self.visit.push(a.text().to_owned()),
+            _ if self.level == id => {}
+            _ => self.visit.clear(),
+        }
         self.level = id.to_owned();
         self.loading = None;
         self.playing = match &self.flag {
@@ -152,11 +176,21 @@ impl Ghosts {
     /// # Errors
     /// The save failed (one line); the game goes on either way, with the ghost kept in memory.
     pub fn finish(&mut self, id: &str, split: &Split, game: &Loop, store: &Store) -> Result<(), String> {
-        let Some(mut attempt) = self.attempt.take() else { return Ok(()) };
+        let earlier = std::mem::take(&mut self.visit);
+        let Some(mut attempt) = self.attempt.take() else {
+            self.last_visit = None;
+            return Ok(());
+        };
+        let text = attempt.text().to_owned();
+        // Invincibility is no line of a tick script: such a run would not replay as played.
+        self.last_visit = (!split.assists.invincible).then(|| Visit {
+            level: id.to_owned(),
+            earlier,
+            finished: text.clone(),
+        });
         if !split.is_new_best() {
             return Ok(());
         }
-        let text = attempt.text().to_owned();
         let name = store.ghost_file(id).unwrap_or_else(|| PathBuf::from(format!("{id}.lab")));
         let saved = store.save_ghost(id, &text).map_err(|w| w.to_string());
         self.bests.remove(id);
@@ -164,11 +198,19 @@ impl Ghosts {
         saved
     }
 
-    /// The level or the tuning changed under the attempt being written (hot reload): it is
-    /// dropped and never becomes a ghost (its replay would run on files it was not played on);
-    /// the next level start writes a new one.
+    /// The level or the tuning changed under the attempt being written (hot reload), or a
+    /// savestate was loaded: it is dropped and never becomes a ghost (its replay would run on
+    /// files it was not played on), nor are this visit's earlier attempts watched; the next
+    /// level start writes a new one.
     pub fn drop_attempt(&mut self) {
         self.attempt = None;
+        self.visit.clear();
+    }
+
+    /// The last level finished this session, with all its attempts (none after an invincible
+    /// run, which no tick script replays).
+    pub fn last_visit(&self) -> Option<&Visit> {
+        self.last_visit.as_ref()
     }
 
     /// The ghost as drawn this frame: its tick (`prev`, `curr` of `game` counted from the
@@ -260,6 +302,47 @@ mod tests {
         let slower = Split { igt_ticks: 90, best_ticks: Some(60), ..Split::default() };
         g.finish("level1", &slower, &game, &store).expect("nothing to save");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), saved);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_restart_keeps_the_attempt_for_the_visit_and_the_goal_keeps_the_visit() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let level_path = root.join("assets/levels/level1.tmx");
+        let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
+        let dir = std::env::temp_dir().join(format!("ledge-app-visit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (store, _) = Store::open_in(&SaveDirs::single(&dir));
+        let mut game = Loop::new(level.clone(), Tuning::default(), StepperConfig::default()).unwrap();
+        let mut g = Ghosts::new(&level_path, None);
+        g.start(&level_path, "level1", &game, &store);
+        game.push_event(0, InputEvent::Press(Source::Keyboard, Action::Right));
+        for k in 1..=30u64 {
+            game.frame(k * 16_666_667);
+            g.after_frame(&game);
+        }
+        // Restart: a new attempt at the same level.
+        game.load_level(level.clone());
+        g.start(&level_path, "level1", &game, &store);
+        for k in 31..=50u64 {
+            game.frame(k * 16_666_667);
+            g.after_frame(&game);
+        }
+        let split = Split { igt_ticks: 20, ..Split::default() };
+        g.finish("level1", &split, &game, &store).expect("saved");
+        let v = g.last_visit().expect("the visit").clone();
+        assert_eq!((v.level.as_str(), v.earlier.len()), ("level1", 1));
+        let first = crate::lab::ghost::load_text(&v.earlier[0], &level_path, 60).unwrap();
+        assert_eq!(first.last_tick(), 30, "the first attempt, tick by tick");
+        assert!(first.at(30).unwrap().pos.x > first.at(0).unwrap().pos.x, "it ran right");
+        // Another level: a new visit; an invincible finish keeps none.
+        g.start(&level_path, "level2", &game, &store);
+        let invincible = Split {
+            assists: crate::timer::RunAssists { invincible: true, ..Default::default() },
+            ..Split::default()
+        };
+        g.finish("level2", &invincible, &game, &store).expect("nothing to save");
+        assert_eq!(g.last_visit(), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

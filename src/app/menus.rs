@@ -145,7 +145,9 @@ impl App {
     fn menu_input(&mut self, event_loop: &ActiveEventLoop, input: Input) {
         let levels = self.level_entries();
         let speed_percent = self.game.game_speed().percent();
-        let ctx = Context { settings: self.opts.save.settings(), levels: &levels, speed_percent };
+        let finished_run = self.ghosts.last_visit().is_some() && self.replay.is_none();
+        let ctx =
+            Context { settings: self.opts.save.settings(), levels: &levels, speed_percent, finished_run };
         let action = self.menus.menu.input(input, &ctx);
         match input {
             Input::Up | Input::Down | Input::Left | Input::Right => self.audio.play(Cue::MenuMove),
@@ -166,7 +168,9 @@ impl App {
     ) {
         let levels = self.level_entries();
         let speed_percent = self.game.game_speed().percent();
-        let ctx = Context { settings: self.opts.save.settings(), levels: &levels, speed_percent };
+        let finished_run = self.ghosts.last_visit().is_some() && self.replay.is_none();
+        let ctx =
+            Context { settings: self.opts.save.settings(), levels: &levels, speed_percent, finished_run };
         let action = self.menus.menu.capture_key(device, name, shown, &ctx);
         self.menu_action(event_loop, action);
         self.request_redraw();
@@ -301,6 +305,8 @@ impl App {
                 self.resume();
                 self.practice_load();
             }
+            Some(MenuAction::WatchAttempts) => self.watch_attempts(),
+            Some(MenuAction::CopyLink) => self.copy_run_link(),
             Some(MenuAction::SkipLevel) => {
                 self.skip_progress();
                 self.ghosts.drop_attempt();
@@ -413,7 +419,7 @@ mod tests {
     #[test]
     fn root_pages_agree_with_the_command_table() {
         let s = Settings::default();
-        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
         let same = |a: Option<MenuAction>, c: Option<Command>| match (a, c) {
             (Some(MenuAction::Resume), Some(Command::Resume))
             | (Some(MenuAction::Quit), Some(Command::Quit))

@@ -591,6 +591,13 @@ impl ApplicationHandler for App {
                 self.replay_pad(ev);
             }
             for m in menu.into_iter().filter(|_| playing) {
+                // Select leaves "watch every attempt" (the replay window alone quits with Q).
+                if m == crate::input::gamepad::PadMenu::Select
+                    && self.replay.as_ref().is_some_and(|r| r.watching())
+                {
+                    self.leave_watch();
+                    continue;
+                }
                 if let Some(command) = commands::pad_command(m, self.session.mode) {
                     self.command(event_loop, command);
                 }

@@ -73,6 +73,39 @@ pub fn set_global_json(name: &str, json: &str) {
     }
 }
 
+/// The results' "Copy run link": `fragment` (`#run=…`, [`crate::lab::link`]) after this page's
+/// own address, set as `window.ledgeRunLink` and written to the clipboard
+/// (`navigator.clipboard.writeText`, called through `Reflect`: no more web-sys features; a
+/// browser that refuses, e.g. without focus, leaves the link on `window.ledgeRunLink` and in
+/// the console). Returns the link.
+pub fn copy_link(fragment: &str) -> String {
+    let Some(w) = web_sys::window() else { return fragment.to_owned() };
+    let here = w.location();
+    let base = format!("{}{}", here.origin().unwrap_or_default(), here.pathname().unwrap_or_default());
+    let link = format!("{base}{fragment}");
+    set_global("ledgeRunLink", &link.as_str().into());
+    log::info!("ledge: run link: {link}");
+    let get = |o: &wasm_bindgen::JsValue, k: &str| {
+        js_sys::Reflect::get(o, &k.into()).ok().filter(|v| !v.is_undefined())
+    };
+    let write = get(&w, "navigator").and_then(|n| get(&n, "clipboard")).and_then(|c| {
+        let f = get(&c, "writeText")?;
+        let f: &js_sys::Function = wasm_bindgen::JsCast::dyn_ref(&f)?;
+        f.call1(&c, &link.as_str().into()).ok()
+    });
+    match write.and_then(|p| wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(p).ok()) {
+        Some(p) => {
+            let refused = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {
+                log::warn!("ledge: the clipboard refused the link: it is on window.ledgeRunLink");
+            });
+            let _ = p.catch(&refused);
+            refused.forget();
+        }
+        None => log::warn!("ledge: no clipboard here: the link is on window.ledgeRunLink"),
+    }
+    link
+}
+
 /// A fatal error: `window.ledgeError`, and the console.
 pub fn report_error(e: &anyhow::Error) {
     let text = format!("{e:#}").replace('\n', " ");

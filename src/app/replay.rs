@@ -16,13 +16,28 @@
 //! | R or Backspace, held | the rewind button, held | play backwards |
 //! | − / = (or ↓ / ↑) | — | speed down / up: 10–800 % |
 //! | Home | — | back to the start |
-//! | Q | Select | quit |
+//! | Q | Select | quit (watching every attempt: Esc, Q or Select go back to the game) |
+//!
+//! # Every attempt at once
+//!
+//! After a level is finished the pause menu offers "Watch every attempt" (Super Meat Boy's
+//! ending replay): the same window over the game, playing the finishing attempt, with every
+//! earlier attempt of that visit (each ended by a restart) drawn as a ghost from the level's
+//! first tick alongside, and a red cross where any of them died, from the tick it died in on.
+//! All of it comes from the attempts' tick scripts ([`super::ghosts::Visit`]), none from
+//! recorded pixels. Esc or Q goes back to the pause menu, the game as it was (its clock stood
+//! still meanwhile). "Copy run link" puts the finishing attempt's link
+//! ([`crate::lab::link`]) on the clipboard in a page, or prints it in a window.
 
 use super::App;
+use super::session::Mode;
 use crate::game_loop::Loop;
 use crate::input::{Action, InputEvent};
 use crate::lab::playback::{Playback, PlaybackStatus};
 use crate::lab::{LabOptions, link};
+use crate::present::ghost::GhostTrack;
+use crate::present::view::PlayerDraw;
+use glam::DVec2;
 use std::path::{Path, PathBuf};
 use web_time::Instant;
 use winit::event::KeyEvent;
@@ -67,6 +82,15 @@ pub(super) struct Replaying {
     pub(super) title: String,
     /// When the last frame was drawn (the real time handed to the next advance).
     last: Option<Instant>,
+    /// Watching every attempt: the game's own loop, given back on leaving.
+    game: Option<Loop>,
+    /// The other attempts, drawn as ghosts from the level's first tick.
+    attempts: Vec<GhostTrack>,
+    /// Every attempt's deaths: the tick and the hitbox top-left.
+    deaths: Vec<(u64, DVec2)>,
+    /// This frame's attempts and death marks as drawn (kept to reuse the allocations).
+    pub(super) drawn_attempts: Vec<PlayerDraw>,
+    pub(super) drawn_marks: Vec<DVec2>,
 }
 
 impl Replaying {
@@ -85,7 +109,32 @@ impl Replaying {
         let (playback, lp) = Playback::open(&src.text, &opts).map_err(|e| anyhow::anyhow!("replay {e}"))?;
         let title =
             Path::new(&src.name).file_name().map_or(src.name.clone(), |n| n.to_string_lossy().into_owned());
-        Ok((Replaying { playback, title, last: None }, lp))
+        let r = Replaying {
+            playback,
+            title,
+            last: None,
+            game: None,
+            attempts: Vec::new(),
+            deaths: Vec::new(),
+            drawn_attempts: Vec::new(),
+            drawn_marks: Vec::new(),
+        };
+        Ok((r, lp))
+    }
+
+    /// Watching every attempt over the game (not `ledge replay`'s window).
+    pub(super) fn watching(&self) -> bool {
+        self.game.is_some()
+    }
+
+    /// The attempts and death marks as drawn on `lp`'s frame: each attempt's ghost between
+    /// the loop's previous and current tick at its alpha, and the deaths up to its tick.
+    fn draw_extras(&mut self, lp: &Loop) {
+        let (prev, tick, alpha) = (lp.prev_tick(), lp.world().tick, lp.stepper().alpha());
+        self.drawn_attempts.clear();
+        self.drawn_attempts.extend(self.attempts.iter().filter_map(|a| a.drawn(prev, tick, alpha)));
+        self.drawn_marks.clear();
+        self.drawn_marks.extend(self.deaths.iter().filter(|(t, _)| *t <= tick).map(|(_, p)| *p));
     }
 
     /// Where it stands, for the bar.
@@ -103,6 +152,7 @@ impl App {
         let real_ns = r.last.map_or(0, |t| now.duration_since(t).as_nanos() as u64);
         r.last = Some(now);
         r.playback.advance(&mut self.game, real_ns);
+        r.draw_extras(&self.game);
         self.audio.play_ticks(r.playback.ticks_run());
         self.telemetry.push(self.game.idle_stats());
     }
@@ -117,6 +167,10 @@ impl App {
         match code {
             KeyCode::KeyR | KeyCode::Backspace if !event.repeat => pb.set_rewinding(pressed),
             _ if !pressed => return matches!(code, KeyCode::KeyR | KeyCode::Backspace),
+            KeyCode::Escape | KeyCode::KeyQ if r.game.is_some() => {
+                self.leave_watch();
+                return true;
+            }
             KeyCode::Space | KeyCode::KeyK | KeyCode::Escape if !event.repeat => pb.toggle_pause(lp),
             KeyCode::ArrowRight | KeyCode::KeyL => pb.step(lp, true),
             KeyCode::ArrowLeft | KeyCode::KeyJ => pb.step(lp, false),
@@ -127,6 +181,9 @@ impl App {
             KeyCode::F3 => self.command(event_loop, super::Command::ToggleOverlay),
             KeyCode::F11 => self.command(event_loop, super::Command::ToggleFullscreen),
             _ => return false,
+        }
+        if let Some(r) = &mut self.replay {
+            r.draw_extras(&self.game);
         }
         true
     }
@@ -142,6 +199,67 @@ impl App {
             InputEvent::Press(_, Action::Rewind) => pb.set_rewinding(true),
             InputEvent::Release(_, Action::Rewind) => pb.set_rewinding(false),
             _ => {}
+        }
+    }
+}
+
+impl App {
+    /// "Watch every attempt" (pause menu): the replay window over the game, on the last level
+    /// finished (see the module docs); a run that cannot be replayed is one line on the menu.
+    pub(super) fn watch_attempts(&mut self) {
+        let Some(visit) = self.ghosts.last_visit().cloned() else { return };
+        let src =
+            ReplaySource { text: visit.finished.clone(), name: visit.level.clone(), dir: PathBuf::new() };
+        let hz = self.game.config().tick_hz;
+        let opened = Replaying::open(&src).and_then(|(mut r, lp)| {
+            let name = Path::new(&visit.level);
+            for text in &visit.earlier {
+                r.attempts.push(crate::lab::ghost::load_text(text, name, hz)?);
+            }
+            let finished = crate::lab::ghost::load_text(&visit.finished, name, hz)?;
+            r.deaths = r.attempts.iter().chain([&finished]).flat_map(GhostTrack::deaths).collect();
+            r.deaths.sort_by_key(|(t, _)| *t);
+            r.title = format!("{}: {} attempts", lp.level().name, visit.earlier.len() + 1);
+            Ok((r, lp))
+        });
+        match opened {
+            Ok((mut r, lp)) => {
+                r.game = Some(std::mem::replace(&mut self.game, lp));
+                r.draw_extras(&self.game);
+                self.replay = Some(r);
+                // The game's clock stays stopped: the replay paces itself.
+                self.session.mode = Mode::Playing;
+                self.request_redraw();
+            }
+            Err(e) => {
+                log::warn!("ledge: cannot watch the attempts: {e}");
+                self.menus.menu.say("These attempts do not replay (see the log)");
+            }
+        }
+    }
+
+    /// Leave "watch every attempt": the game's loop back, paused, its menu open.
+    pub(super) fn leave_watch(&mut self) {
+        let Some(game) = self.replay.take().and_then(|r| r.game) else { return };
+        self.game = game;
+        self.stop(Mode::Paused);
+    }
+
+    /// "Copy run link" (pause menu): the last level's finishing run as a link, copied in a page
+    /// ([`super::page::copy_link`]), printed on stdout in a window (`ledge: run link: …`).
+    pub(super) fn copy_run_link(&mut self) {
+        let Some(visit) = self.ghosts.last_visit() else { return };
+        let link = link::link(&visit.finished);
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        {
+            let fragment = link.find('#').map_or(link.as_str(), |i| &link[i..]);
+            super::page::copy_link(fragment);
+            self.menus.menu.say("Link copied");
+        }
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        {
+            println!("ledge: run link: {link}");
+            self.menus.menu.say("Link printed in the terminal");
         }
     }
 }

@@ -141,6 +141,7 @@ impl Builder {
                     snapped: rec.respawned || rec.loaded || kept_snap,
                     facing_left: self.facing_left,
                     pose: PlayerPose::of_motion(p.on_ground, vel, self.run_ticks, hz),
+                    died: rec.died,
                 },
             );
         }

@@ -46,6 +46,32 @@ pub fn push_particles(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
     }));
 }
 
+/// A death mark's colour, sRGB: the UI's red (its `colors::BAD`), opaque.
+pub const DEATH_MARK_SRGB: [u8; 3] = [236, 78, 70];
+
+/// A death mark's bars: 12 x 3 level pixels each (a choice: a cross a little smaller than the
+/// player's 12 x 20 hitbox, readable at 1x).
+const MARK_BAR: (f32, f32) = (12.0, 3.0);
+
+/// Push a red cross for each of `view.death_marks` (a hitbox top-left): two bars rotated ±45°
+/// about the centre of a player's hitbox there.
+pub fn push_death_marks(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) {
+    let [r, g, b] = DEATH_MARK_SRGB.map(|c| srgb_to_linear(c) as f32);
+    let half = crate::level::HITBOX * 0.5;
+    for p in view.death_marks {
+        let c = *p + half;
+        for rotation in [std::f32::consts::FRAC_PI_4, -std::f32::consts::FRAC_PI_4] {
+            out.push(SpriteInstance {
+                pos: [c.x as f32 - MARK_BAR.0 * 0.5, c.y as f32 - MARK_BAR.1 * 0.5],
+                size: [MARK_BAR.0, MARK_BAR.1],
+                uv_rect: [r, g, b, 1.0],
+                flags: FLAG_SOLID,
+                rotation,
+            });
+        }
+    }
+}
+
 /// Push the overlays of `view.effects` ([`EffectKind::is_overlay`]: flashes, fades), in the
 /// order given: each a quad over the whole drawn view and the art image's margin around it
 /// ([`super::art::covered`]) in its colour at its opacity, for the blended pipeline. The
@@ -105,5 +131,26 @@ mod tests {
         assert_eq!(out.len(), 1, "the fade; the flash at opacity 0 draws nothing");
         assert_eq!((out[0].pos, out[0].size), ([2.0, -2.0], [640.0, 360.0]), "the shaken view");
         assert_eq!(out[0].uv_rect, [0.0, 0.0, 0.0, 0.5]);
+    }
+
+    #[test]
+    fn a_death_mark_is_a_red_cross_over_the_hitbox_centre() {
+        let level = parse_ascii(&["P...".to_owned(), "####".to_owned()], 1).expect("map");
+        let marks = [DVec2::new(100.0, 40.0)];
+        let view = FrameView {
+            death_marks: &marks,
+            ..FrameView::still(&level, DVec2::ZERO, PlayerDraw::standing(DVec2::ZERO))
+        };
+        let mut out = Vec::new();
+        push_death_marks(&view, &mut out);
+        assert_eq!(out.len(), 2, "two bars");
+        let centre = marks[0] + crate::level::HITBOX * 0.5;
+        for (bar, turn) in out.iter().zip([1.0f32, -1.0]) {
+            assert_eq!(bar.flags, FLAG_SOLID);
+            assert_eq!(bar.rotation, turn * std::f32::consts::FRAC_PI_4);
+            let mid = (bar.pos[0] + bar.size[0] * 0.5, bar.pos[1] + bar.size[1] * 0.5);
+            assert_eq!(mid, (centre.x as f32, centre.y as f32));
+            assert!(bar.uv_rect[0] > 0.7 && bar.uv_rect[1] < 0.1, "red: {:?}", bar.uv_rect);
+        }
     }
 }

@@ -23,6 +23,9 @@ pub struct GhostTick {
     pub facing_left: bool,
     /// Animation cell.
     pub pose: PlayerPose,
+    /// The runner died in this tick (its death spot is the tick before's position: this
+    /// tick already stands at the respawn point).
+    pub died: bool,
 }
 
 /// The ghost's run as it finally stands: the player after each tick, by tick number (index 0 is
@@ -36,7 +39,8 @@ pub struct GhostTrack {
 impl GhostTrack {
     /// A track starting at `start` (hitbox top-left, pixels; tick 0), standing and facing right.
     pub fn new(start: DVec2) -> GhostTrack {
-        let first = GhostTick { pos: start, snapped: true, facing_left: false, pose: PlayerPose::Idle };
+        let first =
+            GhostTick { pos: start, snapped: true, facing_left: false, pose: PlayerPose::Idle, died: false };
         GhostTrack { ticks: vec![first] }
     }
 
@@ -60,6 +64,17 @@ impl GhostTrack {
     /// The last tick of the run.
     pub fn last_tick(&self) -> u64 {
         self.ticks.len().saturating_sub(1) as u64
+    }
+
+    /// Where the run died: each death's tick and the hitbox top-left (pixels) the tick before
+    /// it, in tick order (the death tick itself already stands at the respawn point).
+    pub fn deaths(&self) -> Vec<(u64, DVec2)> {
+        self.ticks
+            .windows(2)
+            .enumerate()
+            .filter(|(_, w)| w[1].died)
+            .map(|(i, w)| (i as u64 + 1, w[0].pos))
+            .collect()
     }
 
     /// The player after tick `tick`, if the run got that far.
@@ -98,7 +113,13 @@ mod tests {
     use super::*;
 
     fn tick(x: f64, snapped: bool) -> GhostTick {
-        GhostTick { pos: DVec2::new(x, 10.0), snapped, facing_left: false, pose: PlayerPose::Idle }
+        GhostTick {
+            pos: DVec2::new(x, 10.0),
+            snapped,
+            facing_left: false,
+            pose: PlayerPose::Idle,
+            died: false,
+        }
     }
 
     fn track() -> GhostTrack {
@@ -129,6 +150,10 @@ mod tests {
         t.push(6, tick(100.0, true));
         assert_eq!(t.drawn(5, 6, 0.3).expect("in range").pos.x, 100.0);
         assert_eq!(t.drawn(6, 5, 0.3).expect("in range").pos.x, 10.0);
+        assert!(t.deaths().is_empty(), "a respawn that is no death");
+        t.push(7, tick(120.0, false));
+        t.push(8, GhostTick { died: true, ..tick(100.0, true) });
+        assert_eq!(t.deaths(), [(8, DVec2::new(120.0, 10.0))], "where it stood the tick before");
     }
 
     #[test]

@@ -184,6 +184,8 @@ pub fn build_instances(view: &FrameView<'_>, out: &mut Vec<SpriteInstance>) -> B
     if let Some(g) = &view.ghost {
         out.push(player_sprite(g, FLAG_GHOST, DVec2::ONE));
     }
+    out.extend(view.attempts.iter().map(|a| player_sprite(a, FLAG_GHOST, DVec2::ONE)));
+    super::effect_sprites::push_death_marks(view, out);
     out.extend(view.rivals.iter().map(|r| player_sprite(&r.draw, rival_flags(r.player), DVec2::ONE)));
     super::effect_sprites::push_particles(view, out);
     let player_start = mark(out);

@@ -156,6 +156,8 @@ mod tests {
             entities: ents,
             ghost: None,
             rivals: &[],
+            attempts: &[],
+            death_marks: &[],
         }
     }
 

@@ -204,6 +204,12 @@ pub struct FrameView<'a> {
     /// A race's other runners (every runner but the one the camera follows), drawn tinted
     /// like a ghost, behind the player; empty with one player.
     pub rivals: &'a [RivalDraw],
+    /// "Watch every attempt" (`crate::app::replay`): the level's other attempts, each drawn
+    /// as a ghost is; empty otherwise.
+    pub attempts: &'a [PlayerDraw],
+    /// Where the watched attempts died so far: hitbox top-lefts, level pixels, each drawn as a
+    /// red cross over the hitbox's centre; empty otherwise.
+    pub death_marks: &'a [DVec2],
 }
 
 impl<'a> FrameView<'a> {
@@ -225,6 +231,8 @@ impl<'a> FrameView<'a> {
             entities: &[],
             ghost: None,
             rivals: &[],
+            attempts: &[],
+            death_marks: &[],
         }
     }
 }

@@ -61,6 +61,10 @@ pub enum MenuAction {
     SaveState,
     /// Load the practice savestate in the next tick, then resume.
     LoadState,
+    /// Replay every attempt at the last level finished together (`app/replay.rs`).
+    WatchAttempts,
+    /// Copy (the page) or print (a window) the link to the last level's finishing run.
+    CopyLink,
     /// The skip-level assist (Celeste's Assist Mode "skip chapter"): the next level (or the end
     /// screen) at once; the level skipped unlocks the next but keeps no record.
     SkipLevel,
@@ -126,6 +130,10 @@ pub enum PauseItem {
     SaveState,
     /// Load the practice savestate (with practice on).
     LoadState,
+    /// Watch every attempt at the last level finished.
+    WatchAttempts,
+    /// Copy the last level's finishing run as a link.
+    CopyLink,
     /// Quit to title.
     ToTitle,
     /// Quit.
@@ -142,18 +150,24 @@ impl PauseItem {
             PauseItem::Skip => "Skip level",
             PauseItem::SaveState => "Save state (F7)",
             PauseItem::LoadState => "Load state (F8)",
+            PauseItem::WatchAttempts => "Watch every attempt",
+            PauseItem::CopyLink => "Copy run link",
             PauseItem::ToTitle => "Quit to title",
             PauseItem::Quit => "Quit",
         }
     }
 
     /// The pause menu's items in order; with `practice` (`display.practice`) the two savestate
-    /// items come before "Quit to title".
-    pub fn all(practice: bool) -> Vec<PauseItem> {
+    /// items come before "Quit to title", and with `finished_run` ([`Context::finished_run`])
+    /// the last level's "Watch every attempt" and "Copy run link" after them.
+    pub fn all(practice: bool, finished_run: bool) -> Vec<PauseItem> {
         use PauseItem::*;
         let mut items = vec![Resume, Restart, Settings, Skip];
         if practice {
             items.extend([SaveState, LoadState]);
+        }
+        if finished_run {
+            items.extend([WatchAttempts, CopyLink]);
         }
         items.extend([ToTitle, Quit]);
         items
@@ -202,6 +216,9 @@ pub struct Context<'a> {
     pub levels: &'a [LevelEntry],
     /// The game-speed assist now, percent (100: full speed).
     pub speed_percent: u32,
+    /// A level was finished this session with a run that replays (the pause menu offers
+    /// "Watch every attempt" and "Copy run link").
+    pub finished_run: bool,
 }
 
 /// A key being rebound: the device and action waiting for a key or button.
@@ -307,7 +324,7 @@ impl Menu {
             Page::Title => 0,
             Page::LevelSelect => ctx.levels.len() + 3,
             Page::Race => RACE_ROWS.len(),
-            Page::Pause => PauseItem::all(ctx.settings.display.practice).len(),
+            Page::Pause => PauseItem::all(ctx.settings.display.practice, ctx.finished_run).len(),
             Page::Settings => setting_rows().len(),
             Page::End => END_ITEMS.len(),
         }
@@ -424,7 +441,7 @@ impl Menu {
                 Some(_) => return Some(MenuAction::Quit),
             },
             Page::Pause => {
-                let item = PauseItem::all(ctx.settings.display.practice).get(c).copied();
+                let item = PauseItem::all(ctx.settings.display.practice, ctx.finished_run).get(c).copied();
                 return match item.unwrap_or(PauseItem::Quit) {
                     PauseItem::Resume => Some(MenuAction::Resume),
                     PauseItem::Restart => Some(MenuAction::Restart),
@@ -435,6 +452,8 @@ impl Menu {
                     PauseItem::Skip => Some(MenuAction::SkipLevel),
                     PauseItem::SaveState => Some(MenuAction::SaveState),
                     PauseItem::LoadState => Some(MenuAction::LoadState),
+                    PauseItem::WatchAttempts => Some(MenuAction::WatchAttempts),
+                    PauseItem::CopyLink => Some(MenuAction::CopyLink),
                     PauseItem::ToTitle => Some(MenuAction::ToTitle),
                     PauseItem::Quit => Some(MenuAction::Quit),
                 };

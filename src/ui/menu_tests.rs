@@ -15,7 +15,7 @@ fn levels(open: &[bool]) -> Vec<LevelEntry> {
 }
 
 fn ctx<'a>(s: &'a Settings, l: &'a [LevelEntry]) -> Context<'a> {
-    Context { settings: s, levels: l, speed_percent: 100 }
+    Context { settings: s, levels: l, speed_percent: 100, finished_run: false }
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn title_level_select_and_locked_levels() {
 #[test]
 fn with_practice_on_the_pause_menu_saves_and_loads_states() {
     let mut s = Settings::default();
-    assert_eq!(PauseItem::all(false).len(), 6);
+    assert_eq!(PauseItem::all(false, false).len(), 6);
     s.display.practice = true;
     let c = ctx(&s, &[]);
     let mut m = Menu::new(Page::Pause);
@@ -78,7 +78,7 @@ fn with_practice_on_the_pause_menu_saves_and_loads_states() {
     assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::LoadState));
     m.input(Input::Down, &c);
     assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
-    let labels: Vec<&str> = PauseItem::all(true).into_iter().map(PauseItem::label).collect();
+    let labels: Vec<&str> = PauseItem::all(true, false).into_iter().map(PauseItem::label).collect();
     assert_eq!(labels[4..6], ["Save state (F7)", "Load state (F8)"]);
 }
 

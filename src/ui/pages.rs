@@ -207,11 +207,12 @@ pub fn race(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>) {
 }
 
 /// The pause menu over the dimmed game, its title and list clear of `keep` (the F3 panel).
-pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, practice: bool, keep: Option<Rect>) {
+pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, ctx: &Context<'_>, keep: Option<Rect>) {
     out.quads.push(solid(0.0, 0.0, scr.w, scr.h, colors::PANEL, PAUSE_DIM_ALPHA));
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.22;
-    let rows: Vec<Row> = PauseItem::all(practice).into_iter().map(|i| row(i.label())).collect();
+    let items = PauseItem::all(ctx.settings.display.practice, ctx.finished_run);
+    let rows: Vec<Row> = items.into_iter().map(|i| row(i.label())).collect();
     let cx = centre_clear_of(scr, list_width(scr, &rows).max(mono_width(6, title)), keep);
     centred(out, cx, "Paused", top, title, colors::TITLE);
     list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
@@ -326,7 +327,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
     match menu.page() {
         Page::Title => title(out, scr, info.t_s),
         Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
-        Page::Pause => pause_menu(out, scr, cursor, ctx.settings.display.practice, info.keep_clear),
+        Page::Pause => pause_menu(out, scr, cursor, ctx, info.keep_clear),
         Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message(), info.keep_clear),
         Page::End => end(out, scr, info.results, info.tick_hz, cursor),
         Page::Race => race(out, scr, menu, ctx),
@@ -372,7 +373,7 @@ mod tests {
         let mut s = Settings::default();
         s.display.screen_shake = crate::cosmetic::ShakeLevel::Half;
         s.display.visual_effects = false;
-        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
         let text = |r| setting_text(r, &ctx, None);
         assert_eq!(text(SettingRow::Effects), "Sound effects     ◀ 100 % ▶");
         assert_eq!(text(SettingRow::ScreenShake), "Screen shake      half");
@@ -380,7 +381,7 @@ mod tests {
         assert_eq!(text(SettingRow::VisualEffects), "Visual effects    off");
         assert_eq!(text(SettingRow::Back), "Back", "no padding after a row without a value");
         s.display.reduced_motion = true;
-        let ctx = Context { settings: &s, levels: &[], speed_percent: 100 };
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
         assert_eq!(
             setting_text(SettingRow::ScreenShake, &ctx, None),
             "Screen shake      off (reduced motion)"
@@ -401,7 +402,11 @@ mod tests {
         let mut s = Settings::default();
         s.display.game_speed = crate::time::GameSpeed::from_percent(80).unwrap();
         let text = |speed_percent| {
-            setting_text(SettingRow::GameSpeed, &Context { settings: &s, levels: &[], speed_percent }, None)
+            setting_text(
+                SettingRow::GameSpeed,
+                &Context { settings: &s, levels: &[], speed_percent, finished_run: false },
+                None,
+            )
         };
         assert_eq!(text(80), "Game speed        ◀  80 % ▶");
         assert_eq!(text(50), "Game speed        ◀  50 % ▶ (this run)");
@@ -412,7 +417,7 @@ mod tests {
         let scr = Screen::new(1280, 720);
         let s = Settings::default();
         let levels = vec![LevelEntry { name: "One".into(), id: "level1".into(), record: None, open: true }];
-        let ctx = Context { settings: &s, levels: &levels, speed_percent: 100 };
+        let ctx = Context { settings: &s, levels: &levels, speed_percent: 100, finished_run: false };
         let info = PageInfo { t_s: 0.1, tick_hz: 60, results: &[], keep_clear: None };
         let draw_page = |m: &Menu| {
             let mut out = Layer::default();

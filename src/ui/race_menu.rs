@@ -139,7 +139,7 @@ mod tests {
             })
             .collect();
         let s = Settings::default();
-        let c = Context { settings: &s, levels: &levels, speed_percent: 100 };
+        let c = Context { settings: &s, levels: &levels, speed_percent: 100, finished_run: false };
         let mut f = RaceForm::default();
         f.input(0, Input::Right, &c);
         assert_eq!(f.level, 1);

@@ -29,7 +29,7 @@ pub async fn start() -> anyhow::Result<()> {
     fetch::assets(MANIFEST).await?;
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     if crate::lab::link::is_link(&hash) {
-        return run_link(&hash);
+        return run_link(&hash, query.webgl2_only);
     }
     if let Some(url) = &query.lab {
         return run_lab(url).await;
@@ -63,18 +63,27 @@ pub async fn start() -> anyhow::Result<()> {
     crate::app::run_in_page(crate::app::AppOptions { bare: query.bare, ..opts }, query.webgl2_only)
 }
 
-/// `#run=…` (a link, `ledge replay --link`): the run in it decoded and replayed headless, as
-/// `?lab=` replays a script, its summary report on `window.ledgeLabReport`.
+/// `#run=…` (a link, `ledge replay --link`, the results' "Copy run link"): the run in it
+/// decoded and replayed headless, as `?lab=` replays a script, its summary report on
+/// `window.ledgeLabReport`; then played in the page's replay window (`crate::app::replay`:
+/// Space pause, ←/→ a tick, R rewind, −/= speed), as `ledge replay LINK` does natively.
 ///
 /// # Errors
 /// A bad link (not base64url, not DEFLATE, too big), or a run the lab refuses (an edited level).
-fn run_link(hash: &str) -> anyhow::Result<()> {
+fn run_link(hash: &str, webgl2_only: bool) -> anyhow::Result<()> {
     let text = crate::lab::link::decode(hash).map_err(|e| {
         let line = e.to_string();
         page::set_global("ledgeLabError", &line.as_str().into());
         anyhow::anyhow!(line)
     })?;
-    report_lab(&text, "link", Path::new(""))
+    report_lab(&text, "link", Path::new(""))?;
+    let (save, warnings) = crate::save::Store::open(None);
+    for w in warnings {
+        log::warn!("ledge: warning: {w}");
+    }
+    let replay = crate::app::replay::ReplaySource { text, name: "link".into(), dir: Path::new("").into() };
+    let opts = crate::app::AppOptions { vsync: true, save, replay: Some(replay), ..Default::default() };
+    crate::app::run_in_page(opts, webgl2_only)
 }
 
 /// `?lab=URL`: the script fetched, run, its summary report on `window.ledgeLabReport`.

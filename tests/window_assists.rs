@@ -2,7 +2,9 @@
 //! `settings.toml` with `input_display = true` and `--invincible`, Right held and Jump held a
 //! moment (photographed: the HUD says `invincible`, the input display lights Right and Jump in
 //! the view's bottom-left corner). The recording starts with `config assist_invincible 1` and
-//! replays under `ledge lab` to the window's state hash.
+//! replays under `ledge lab` to the window's state hash. Practice savestates with their keys
+//! rebound in `settings.toml` (K saves, L loads): the run is back at the spawn, and the
+//! recording's `savestate` / `loadstate` lines replay to the window's hash.
 //!
 //! `LEDGE_E2E_SHOT_DIR=DIR cargo test --test window_assists` keeps the screenshot
 //! (docs/img/input-display.png).
@@ -83,8 +85,13 @@ fn practice_savestates_save_and_load_and_the_recording_replays_them() {
     write_flat_level(&level);
     let save = scratch.path("save");
     std::fs::create_dir_all(&save).unwrap();
-    let settings = ledge::save::Settings::default().to_text().replace("practice = false", "practice = true");
-    std::fs::write(save.join("settings.toml"), settings).unwrap();
+    // Practice on, its keys rebound to K (save) and L (load) as the settings page would write
+    // them.
+    let mut settings = ledge::save::Settings::default();
+    settings.display.practice = true;
+    settings.keys.practice.keyboard.savestate = vec!["KeyK".into()];
+    settings.keys.practice.keyboard.loadstate = vec!["KeyL".into()];
+    std::fs::write(save.join("settings.toml"), settings.to_text()).unwrap();
     let (rec, stats, shot) =
         (scratch.path("run.lab"), scratch.path("stats.json"), scratch.path("loaded.png"));
     let x = Xvfb::start();
@@ -95,13 +102,13 @@ fn practice_savestates_save_and_load_and_the_recording_replays_them() {
     let win = x.wait_window(&mut game);
     x.focus(&win);
     thread::sleep(Duration::from_millis(800));
-    x.xdo(&["key", "F7"]);
+    x.xdo(&["key", "k"]);
     thread::sleep(Duration::from_millis(200));
     x.xdo(&["keydown", "Right"]);
     thread::sleep(Duration::from_millis(1200));
     x.xdo(&["keyup", "Right"]);
     thread::sleep(Duration::from_millis(200));
-    x.xdo(&["key", "F8"]);
+    x.xdo(&["key", "l"]);
     thread::sleep(Duration::from_millis(300));
     x.screenshot(&shot);
     let (s, ctx) = exit_stats(game, &stats);

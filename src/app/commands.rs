@@ -16,7 +16,12 @@
 //! | F11, Alt+Enter | borderless fullscreen on/off | same | same |
 //! | − / = (+) | game speed 10 % down / up (50–160 %; not while recording) | same | — |
 //! | G | the ghost of the best run shown / hidden | same | — |
-//! | F7 / F8 | save / load the practice savestate (practice on; `practice.rs`) | — | — |
+//! | the practice keys (F7 / F8) | save / load the practice savestate (practice on; `practice.rs`) | — | — |
+//! | pad practice buttons (left / right stick click) | the same | — | — |
+//!
+//! The practice keys and buttons are the settings' `[keys.practice.keyboard]` and
+//! `[keys.practice.pad]` (rebound on the settings page); the app reads a key bound there as
+//! [`KeyCode::Practice`] and such a button as [`PadMenu::Practice`].
 //!
 //! While a menu is open (paused, end screen, title) the menus take the keys first
 //! (`super::menus`): their pause and end pages answer Esc, Q, Enter, Start and Select as this
@@ -24,6 +29,7 @@
 
 use super::session::Mode;
 use crate::input::gamepad::PadMenu;
+use crate::save::PracticeKey;
 
 /// A key press as the command table reads it: Esc, Enter, F3 and F11 are physical keys; Q is
 /// the key that types "q" (the letter the pause screen names, wherever the layout puts it).
@@ -52,10 +58,8 @@ pub enum KeyCode {
     Equal,
     /// G: the ghost on or off.
     G,
-    /// F7: save the practice state.
-    F7,
-    /// F8: load the practice state.
-    F8,
+    /// A key bound to a practice command (`[keys.practice.keyboard]`: F7, F8 by default).
+    Practice(PracticeKey),
     /// Any other key.
     Other,
 }
@@ -88,6 +92,14 @@ pub enum Command {
     LoadState,
 }
 
+/// The command of a practice key or button.
+fn practice(k: PracticeKey) -> Command {
+    match k {
+        PracticeKey::SaveState => Command::SaveState,
+        PracticeKey::LoadState => Command::LoadState,
+    }
+}
+
 /// Pause while playing, resume while paused; nothing on the end screen.
 fn toggle_pause(mode: Mode) -> Option<Command> {
     match mode {
@@ -113,8 +125,7 @@ pub fn key_command(key: AppKey, alt_held: bool, mode: Mode) -> Option<Command> {
             Command::GameSpeed { up: key.code == KeyCode::Equal }
         }
         KeyCode::G if mode != Mode::Finished => Command::ToggleGhost,
-        KeyCode::F7 if mode == Mode::Playing => Command::SaveState,
-        KeyCode::F8 if mode == Mode::Playing => Command::LoadState,
+        KeyCode::Practice(k) if mode == Mode::Playing => practice(k),
         _ => return None,
     })
 }
@@ -126,6 +137,8 @@ pub fn pad_command(button: PadMenu, mode: Mode) -> Option<Command> {
         (PadMenu::Start, _) => toggle_pause(mode),
         (PadMenu::Select, Mode::Paused | Mode::Finished) => Some(Command::Quit),
         (PadMenu::Select, Mode::Playing | Mode::Title) => None,
+        (PadMenu::Practice(k), Mode::Playing) => Some(practice(k)),
+        (PadMenu::Practice(_), _) => None,
     }
 }
 
@@ -160,8 +173,13 @@ mod tests {
             let ghost = (mode != Mode::Finished).then_some(Command::ToggleGhost);
             assert_eq!(key_command(key(KeyCode::G), false, mode), ghost);
             let playing = mode == Playing;
-            assert_eq!(key_command(key(KeyCode::F7), false, mode), playing.then_some(SaveState));
-            assert_eq!(key_command(key(KeyCode::F8), false, mode), playing.then_some(LoadState));
+            let (save, load) =
+                (KeyCode::Practice(PracticeKey::SaveState), KeyCode::Practice(PracticeKey::LoadState));
+            assert_eq!(key_command(key(save), false, mode), playing.then_some(SaveState));
+            assert_eq!(key_command(key(load), false, mode), playing.then_some(LoadState));
+            let pad = |k| pad_command(PadMenu::Practice(k), mode);
+            assert_eq!(pad(PracticeKey::SaveState), playing.then_some(SaveState));
+            assert_eq!(pad(PracticeKey::LoadState), playing.then_some(LoadState));
         }
     }
 

@@ -21,7 +21,7 @@ use super::{App, Pacer, commands, next_level_path, saved};
 use crate::audio::Music;
 use crate::input::Action;
 use crate::input::gamepad::{PadPress, button_name};
-use crate::input::keyboard::{KeyMap, Keyboard, key_name};
+use crate::input::keyboard::{KeyMap, key_name};
 use crate::level::{Level, tiled_map::load_tmx};
 use crate::save::{Settings, level_id};
 use crate::sim::cues::Cue;
@@ -373,9 +373,7 @@ impl App {
             eprintln!("ledge: warning: {w}");
         }
         if new.keys != old.keys {
-            let (keys, pad) = saved::input_maps(&self.opts.save);
-            self.keyboard = Keyboard::with_map(keys);
-            self.pads.set_map(pad);
+            self.keyboard = saved::input_maps(&self.opts.save, &mut self.pads);
         }
         let d = &new.display;
         self.opts.reduced_motion = d.reduced_motion;

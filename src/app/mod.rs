@@ -427,17 +427,16 @@ impl App {
             return true;
         }
         let key = AppKey {
-            code: match code {
-                KeyCode::F3 => commands::KeyCode::F3,
-                KeyCode::F11 => commands::KeyCode::F11,
-                KeyCode::Enter | KeyCode::NumpadEnter => commands::KeyCode::Enter,
-                KeyCode::Escape => commands::KeyCode::Escape,
-                KeyCode::Minus | KeyCode::NumpadSubtract => commands::KeyCode::Minus,
-                KeyCode::Equal | KeyCode::NumpadAdd => commands::KeyCode::Equal,
-                KeyCode::KeyG => commands::KeyCode::G,
-                KeyCode::F7 => commands::KeyCode::F7,
-                KeyCode::F8 => commands::KeyCode::F8,
-                _ => commands::KeyCode::Other,
+            code: match (self.keyboard.practice_key(code), code) {
+                (Some(k), _) => commands::KeyCode::Practice(k),
+                (None, KeyCode::F3) => commands::KeyCode::F3,
+                (None, KeyCode::F11) => commands::KeyCode::F11,
+                (None, KeyCode::Enter | KeyCode::NumpadEnter) => commands::KeyCode::Enter,
+                (None, KeyCode::Escape) => commands::KeyCode::Escape,
+                (None, KeyCode::Minus | KeyCode::NumpadSubtract) => commands::KeyCode::Minus,
+                (None, KeyCode::Equal | KeyCode::NumpadAdd) => commands::KeyCode::Equal,
+                (None, KeyCode::KeyG) => commands::KeyCode::G,
+                (None, _) => commands::KeyCode::Other,
             },
             types_q: matches!(&event.logical_key, Key::Character(c) if c.eq_ignore_ascii_case("q")),
         };

@@ -1,6 +1,7 @@
 //! Practice savestates in the game (SpeedrunTool's savestates, built in): with practice on
-//! (Settings → "Savestates", `display.practice`), F7 keeps the whole game state and F8 loads
-//! it back, as often as you like, through the loop's savestates (LAB.md Version 4
+//! (Settings → "Savestates", `display.practice`), the save key (F7, or the left stick click
+//! on a pad) keeps the whole game state and the load key (F8, the right stick click) loads it
+//! back, as often as you like (both rebindable: `[keys.practice]`, the settings page), through the loop's savestates (LAB.md Version 4
 //! `savestate NAME` / `loadstate NAME`): a load snaps the picture and keeps held input, like a
 //! rewind. A recording writes the same two lines, so it replays to the same hash. A level run
 //! that loaded a state is practice: never a personal best, never a ghost
@@ -50,7 +51,8 @@ impl App {
         true
     }
 
-    /// F7: keep the state after the last tick run (replacing the one kept).
+    /// The save key (F7 by default): keep the state after the last tick run (replacing the one
+    /// kept).
     pub(super) fn practice_save(&mut self) {
         if !self.practice_ready() {
             return;
@@ -60,19 +62,20 @@ impl App {
                 if let Some(r) = &mut self.recorder {
                     r.savestate(SLOT);
                 }
-                self.practice.say("state saved (F8 loads it)");
+                self.practice.say("state saved");
             }
             Err(e) => log::error!("savestate: {e}"),
         }
     }
 
-    /// F8: load the kept state in the next tick; the level's run becomes practice.
+    /// The load key (F8 by default): load the kept state in the next tick; the level's run
+    /// becomes practice.
     pub(super) fn practice_load(&mut self) {
         if !self.practice_ready() {
             return;
         }
         if self.game.loadstate(SLOT).is_err() {
-            self.practice.say("no state saved yet (F7 saves one)");
+            self.practice.say("no state saved yet");
             return;
         }
         if let Some(r) = &mut self.recorder {

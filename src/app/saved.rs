@@ -5,22 +5,30 @@
 //! frame that sees the goal, where it blocks for the save's `fsync`s).
 
 use super::App;
-use crate::input::gamepad::PadMap;
-use crate::input::keyboard::KeyMap;
+use crate::input::bindmap::PracticeMap;
+use crate::input::gamepad::{PadMap, Pads, button};
+use crate::input::keyboard::{KeyMap, Keyboard, key_code};
 use crate::save::{Store, level_id};
 
-/// The keyboard and pad maps of the settings' bindings. A name that is no bindable key or
-/// button is left out with one warning line on stderr naming the settings file.
-pub fn input_maps(store: &Store) -> (KeyMap, PadMap) {
+/// The keyboard of the settings' bindings and practice keys, and the pad maps put into
+/// `pads`. A name that is no bindable key or button is left out with one warning line on
+/// stderr naming the settings file.
+pub fn input_maps(store: &Store, pads: &mut Pads) -> Keyboard {
     let keys = &store.settings().keys;
-    let (keyboard, mut unknown) = KeyMap::keyboard(&keys.keyboard);
+    let (keyboard, unknown) = KeyMap::keyboard(&keys.keyboard);
     let (pad, more) = PadMap::pad(&keys.pad);
-    unknown.extend(more);
+    let mut lines: Vec<String> = unknown.iter().chain(&more).map(ToString::to_string).collect();
+    let (practice_keys, more) = PracticeMap::from_binds(&keys.practice.keyboard, "keyboard", key_code);
+    lines.extend(more);
+    let (practice_pad, more) = PracticeMap::from_binds(&keys.practice.pad, "pad", button);
+    lines.extend(more);
     let file = store.settings_file().map_or_else(|| "settings".to_owned(), |p| p.display().to_string());
-    for u in unknown {
+    for u in lines {
         eprintln!("ledge: warning: {file}: {u}");
     }
-    (keyboard, pad)
+    pads.set_map(pad);
+    pads.set_practice(practice_pad);
+    Keyboard::with_maps(keyboard, practice_keys)
 }
 
 impl App {

@@ -9,7 +9,6 @@ use super::{AppOptions, session::Mode, session::Session};
 use crate::audio::{Audio, Music};
 use crate::game_loop::Loop;
 use crate::input::gamepad::Pads;
-use crate::input::keyboard::Keyboard;
 use crate::lab::record::Recorder;
 use crate::present::ride_stats::RideStats;
 use crate::present::stress::StressField;
@@ -75,13 +74,12 @@ fn build(opts: AppOptions, audio_now: bool) -> anyhow::Result<App> {
         && opts.replay.is_none();
     let shipped_first = assets.as_ref().ok().map(|a| a.join("levels/level1.tmx"));
     let menus = menus::Menus::new(shipped_first.as_deref());
-    let (key_map, pad_map) = saved::input_maps(&opts.save);
     let mut pads = Pads::new();
-    pads.set_map(pad_map);
+    let keyboard = saved::input_maps(&opts.save, &mut pads);
     let mut app = App {
         pacer: opts.fps_cap.map(Pacer::new),
         game,
-        keyboard: Keyboard::with_map(key_map),
+        keyboard,
         pads,
         gfx: None,
         start: None,

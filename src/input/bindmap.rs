@@ -5,7 +5,7 @@
 //! Clock: none (built once when the game starts; looked up on the event loop per key event).
 
 use super::Action;
-use crate::save::Bindings;
+use crate::save::{Bindings, PracticeBinds, PracticeKey};
 
 /// `$table`: each variant of `$ty` listed with its name as written, for binding by name
 /// (the keyboard and gamepad adapters, so only with the `game` feature).
@@ -70,6 +70,50 @@ impl<K: Copy + PartialEq> BindMap<K> {
     }
 }
 
+/// Which practice command ([`PracticeKey`]) each bound key or button `K` gives, built from a
+/// device's `[keys.practice.*]` names ([`PracticeBinds`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PracticeMap<K> {
+    codes: Vec<(K, PracticeKey)>,
+}
+
+impl<K> Default for PracticeMap<K> {
+    fn default() -> Self {
+        PracticeMap { codes: Vec::new() }
+    }
+}
+
+impl<K: Copy + PartialEq> PracticeMap<K> {
+    /// The map of `binds` for `device` (`keyboard`, `pad`), whose names `lookup` turns into
+    /// codes; and one line for each name it does not know (left out, as [`UnknownName`]).
+    pub fn from_binds(
+        binds: &PracticeBinds,
+        device: &'static str,
+        lookup: impl Fn(&str) -> Option<K>,
+    ) -> (Self, Vec<String>) {
+        let mut codes = Vec::new();
+        let mut unknown = Vec::new();
+        for key in PracticeKey::ALL {
+            for name in binds.keys(key) {
+                match lookup(name) {
+                    Some(code) if !codes.iter().any(|(k, _)| *k == code) => codes.push((code, key)),
+                    Some(_) => {}
+                    None => unknown.push(format!(
+                        "keys.practice.{device}.{}: no bindable key or button is named '{name}' (ignored)",
+                        key.name()
+                    )),
+                }
+            }
+        }
+        (PracticeMap { codes }, unknown)
+    }
+
+    /// The practice command `code` gives, if any (a code bound to both: the first, save).
+    pub fn get(&self, code: K) -> Option<PracticeKey> {
+        self.codes.iter().find(|(k, _)| *k == code).map(|&(_, p)| p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +140,22 @@ mod tests {
         assert_eq!(
             unknown[2].to_string(),
             "keys.keyboard.down: no bindable key or button is named 'Bogus' (ignored)"
+        );
+    }
+
+    #[test]
+    fn practice_names_become_codes_and_unknown_ones_are_named() {
+        let mut b = crate::save::PracticeKeys::default().keyboard;
+        b.loadstate.push("Bogus".into());
+        let lookup = |n: &str| n.strip_prefix('F').and_then(|d| d.parse::<u8>().ok());
+        let (map, unknown) = PracticeMap::from_binds(&b, "keyboard", lookup);
+        assert_eq!(
+            (map.get(7), map.get(8), map.get(9)),
+            (Some(PracticeKey::SaveState), Some(PracticeKey::LoadState), None)
+        );
+        assert_eq!(
+            unknown,
+            ["keys.practice.keyboard.loadstate: no bindable key or button is named 'Bogus' (ignored)"]
         );
     }
 }

@@ -16,9 +16,10 @@
 //! that goes away releases only what it held ([`InputEvent::PadDisconnected`] is sent when the
 //! last pad goes).
 
+use super::bindmap::PracticeMap;
 use super::bindmap::{BindMap, UnknownName, name_table};
 use super::{Action, InputEvent, Source};
-use crate::save::Bindings;
+use crate::save::{Bindings, PracticeKey, PracticeKeys};
 use gilrs::{Axis, Button, EventType, Gilrs, GilrsBuilder};
 
 name_table!(
@@ -102,6 +103,8 @@ pub enum PadMenu {
     Start,
     /// Select (Back / View / Share): quit from the pause or end screen, like Q.
     Select,
+    /// A practice button (`[keys.practice.pad]`, with practice on): save or load the state.
+    Practice(PracticeKey),
 }
 
 /// The menu button a gamepad button is, if any.
@@ -248,6 +251,8 @@ pub struct Pads {
     tracker: PadTracker,
     /// Which actions each button holds.
     map: PadMap,
+    /// Which practice command each button gives (`[keys.practice.pad]`).
+    practice: PracticeMap<Button>,
     /// Presses since the last [`Pads::take_presses`], for the menus.
     presses: Vec<PadPress>,
     /// The left stick's menu direction now (x, y), each -1, 0 or 1.
@@ -297,6 +302,11 @@ impl Pads {
         self.map = map;
     }
 
+    /// Use the practice buttons of `map` from now on.
+    pub fn set_practice(&mut self, map: PracticeMap<Button>) {
+        self.practice = map;
+    }
+
     /// A `Pads` that never reports anything: what [`Pads::new`] falls back to when gilrs cannot
     /// start, without trying (tests).
     pub fn disabled() -> Self {
@@ -305,6 +315,7 @@ impl Pads {
             initial: Vec::new(),
             tracker: PadTracker::default(),
             map: PadMap::default(),
+            practice: PracticeMap::from_binds(&PracticeKeys::default().pad, "pad", button).0,
             presses: Vec::new(),
             stick: (0, 0),
         }
@@ -353,7 +364,8 @@ impl Pads {
                     }
                     let actions = self.map.actions(b);
                     if actions.is_empty() {
-                        if let Some(m) = menu_for(b).filter(|_| down) {
+                        let m = self.practice.get(b).map(PadMenu::Practice).or_else(|| menu_for(b));
+                        if let Some(m) = m.filter(|_| down) {
                             menu(m);
                         }
                     }

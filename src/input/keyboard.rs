@@ -26,9 +26,10 @@
 //! are not in [`key_code`]'s table. Recordings (`--record`) store the actions, not the keys,
 //! so a replay does not depend on the bindings.
 
+use super::bindmap::PracticeMap;
 use super::bindmap::{BindMap, UnknownName, name_table};
 use super::{Action, InputEvent, Source};
-use crate::save::Bindings;
+use crate::save::{Bindings, PracticeKey};
 use winit::event::{ElementState, KeyEvent};
 use winit::keyboard::{KeyCode, PhysicalKey};
 
@@ -81,6 +82,8 @@ impl Default for KeyMap {
 pub struct Keyboard {
     /// Which actions each key holds.
     map: KeyMap,
+    /// Which practice command each key gives (`[keys.practice.keyboard]`).
+    practice: PracticeMap<KeyCode>,
     /// Bound physical keys held down now (a handful at most, so a small vector).
     held_keys: Vec<KeyCode>,
     /// How many held keys hold each action, indexed by [`Action::index`].
@@ -93,9 +96,20 @@ impl Keyboard {
         Self::default()
     }
 
-    /// A keyboard with the bindings of `map` and nothing held.
+    /// A keyboard with the bindings of `map` and nothing held (no practice keys).
     pub fn with_map(map: KeyMap) -> Self {
         Self { map, ..Self::default() }
+    }
+
+    /// A keyboard with the bindings of `map`, the practice keys of `practice`, and nothing
+    /// held.
+    pub fn with_maps(map: KeyMap, practice: PracticeMap<KeyCode>) -> Self {
+        Self { map, practice, ..Self::default() }
+    }
+
+    /// The practice command `code` is bound to, if any (the app acts on it; it is no action).
+    pub fn practice_key(&self, code: KeyCode) -> Option<PracticeKey> {
+        self.practice.get(code)
     }
 
     /// The bindings in use (the menus move with the keys bound to the movement actions).

@@ -34,7 +34,7 @@ pub mod settings;
 
 pub use file::Problem;
 pub use progress::{LevelRecord, Progress, level_id};
-pub use settings::{Bindings, Settings};
+pub use settings::{Bindings, PracticeBinds, PracticeKey, PracticeKeys, Settings};
 
 use progress::{PROGRESS_VERSION, ProgressFile};
 use settings::SETTINGS_VERSION;

@@ -110,7 +110,8 @@ pub struct Display {
     /// corner ([`crate::ui::input_display()`]). Missing in an old file: off.
     #[serde(default)]
     pub input_display: bool,
-    /// Practice savestates: F7 keeps the game state, F8 loads it (`app/practice.rs`); a run
+    /// Practice savestates: the keys and pad buttons of `[keys.practice]` (F7 keeps the game
+    /// state, F8 loads it, by default) work (`app/practice.rs`); a run
     /// that loaded one is never a personal best. Missing in an old file: off.
     #[serde(default)]
     pub practice: bool,
@@ -171,6 +172,79 @@ pub struct Keys {
     pub keyboard: Bindings,
     /// Gamepad: gilrs button names.
     pub pad: Bindings,
+    /// The practice savestate keys of both devices (`[keys.practice.keyboard]`,
+    /// `[keys.practice.pad]`). Missing in an old file: the defaults.
+    #[serde(default)]
+    pub practice: PracticeKeys,
+}
+
+/// A practice command a key or pad button can be bound to: not a game action, it never reaches
+/// a tick (the app acts on it, as on the pause key), and only while `display.practice` is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PracticeKey {
+    /// Keep the whole game state (LAB.md Version 4 `savestate`).
+    SaveState,
+    /// Load it back (`loadstate`).
+    LoadState,
+}
+
+impl PracticeKey {
+    /// Both, in the settings page's order.
+    pub const ALL: [PracticeKey; 2] = [PracticeKey::SaveState, PracticeKey::LoadState];
+
+    /// Its key in the settings file (`savestate`, `loadstate`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PracticeKey::SaveState => "savestate",
+            PracticeKey::LoadState => "loadstate",
+        }
+    }
+}
+
+/// One device's practice keys: the names of the keys or buttons of each [`PracticeKey`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PracticeBinds {
+    /// [`PracticeKey::SaveState`].
+    pub savestate: Vec<String>,
+    /// [`PracticeKey::LoadState`].
+    pub loadstate: Vec<String>,
+}
+
+impl PracticeBinds {
+    /// The names bound to `key`.
+    pub fn keys(&self, key: PracticeKey) -> &[String] {
+        match key {
+            PracticeKey::SaveState => &self.savestate,
+            PracticeKey::LoadState => &self.loadstate,
+        }
+    }
+
+    /// The names bound to `key`, to change.
+    pub fn keys_mut(&mut self, key: PracticeKey) -> &mut Vec<String> {
+        match key {
+            PracticeKey::SaveState => &mut self.savestate,
+            PracticeKey::LoadState => &mut self.loadstate,
+        }
+    }
+}
+
+/// The practice keys of both devices.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PracticeKeys {
+    /// Keyboard: F7 saves, F8 loads (the keys practice had before they could be rebound).
+    pub keyboard: PracticeBinds,
+    /// Gamepad: pressing the left stick saves, the right stick loads (gilrs `LeftThumb`,
+    /// `RightThumb`: buttons no default game binding uses).
+    pub pad: PracticeBinds,
+}
+
+impl Default for PracticeKeys {
+    fn default() -> Self {
+        PracticeKeys {
+            keyboard: PracticeBinds { savestate: names(&["F7"]), loadstate: names(&["F8"]) },
+            pad: PracticeBinds { savestate: names(&["LeftThumb"]), loadstate: names(&["RightThumb"]) },
+        }
+    }
 }
 
 /// For each [`Action`], the names of the keys or buttons that hold it (empty: unbound).
@@ -273,7 +347,11 @@ impl Default for Settings {
                 practice: false,
             },
             net: Net::default(),
-            keys: Keys { keyboard: Bindings::default_keyboard(), pad: Bindings::default_pad() },
+            keys: Keys {
+                keyboard: Bindings::default_keyboard(),
+                pad: Bindings::default_pad(),
+                practice: PracticeKeys::default(),
+            },
         }
     }
 }
@@ -319,6 +397,14 @@ impl Settings {
         for (device, b) in [("keyboard", &self.keys.keyboard), ("pad", &self.keys.pad)] {
             if let Some((a, _)) = b.iter().find(|(_, ks)| ks.iter().any(|k| k.trim().is_empty())) {
                 return Err(format!("keys.{device}.{}: an empty key name", a.name()));
+            }
+        }
+        let practice = [("keyboard", &self.keys.practice.keyboard), ("pad", &self.keys.practice.pad)];
+        for (device, b) in practice {
+            if let Some(k) =
+                PracticeKey::ALL.into_iter().find(|k| b.keys(*k).iter().any(|n| n.trim().is_empty()))
+            {
+                return Err(format!("keys.practice.{device}.{}: an empty key name", k.name()));
             }
         }
         Ok(())
@@ -461,5 +547,20 @@ mod tests {
                 kb.iter().filter(|(_, ks)| ks.iter().any(|k| k == key)).map(|(a, _)| a).collect();
             assert_eq!(held, [Action::Up, Action::Jump]);
         }
+    }
+
+    #[test]
+    fn the_practice_keys_round_trip_and_an_old_file_gets_the_defaults() {
+        let mut s = Settings::default();
+        s.keys.practice.pad.loadstate = vec!["North".into()];
+        let text = s.to_text();
+        assert!(text.contains("[keys.practice.keyboard]") && text.contains("[keys.practice.pad]"), "{text}");
+        let back: Settings = toml::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        let cut = text.split("[keys.practice.keyboard]").next().unwrap();
+        let old: Settings = toml::from_str(cut).unwrap();
+        assert_eq!(old.keys.practice, PracticeKeys::default());
+        s.keys.practice.keyboard.savestate.push(String::new());
+        assert_eq!(s.validate().unwrap_err(), "keys.practice.keyboard.savestate: an empty key name");
     }
 }

@@ -19,11 +19,10 @@
 use super::race_menu::{CODE_ROW, RACE_ROWS, RaceForm, RaceInput};
 use super::settings_menu::adjust;
 pub use super::settings_menu::{
-    Device, FPS_CAPS, SHAKE_LEVELS, SettingRow, changeable, key_label, rebind, setting_rows,
+    Bind, Device, FPS_CAPS, SHAKE_LEVELS, SettingRow, changeable, key_label, rebind, setting_rows,
 };
 use crate::save::Settings;
 use crate::save::progress::{LevelRecord, Progress};
-use crate::sim::action::Action;
 
 /// A menu input: what a key or a pad button means to the menus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,8 +147,8 @@ impl PauseItem {
             PauseItem::Restart => "Restart level",
             PauseItem::Settings => "Settings",
             PauseItem::Skip => "Skip level",
-            PauseItem::SaveState => "Save state (F7)",
-            PauseItem::LoadState => "Load state (F8)",
+            PauseItem::SaveState => "Save state",
+            PauseItem::LoadState => "Load state",
             PauseItem::WatchAttempts => "Watch every attempt",
             PauseItem::CopyLink => "Copy run link",
             PauseItem::ToTitle => "Quit to title",
@@ -221,13 +220,14 @@ pub struct Context<'a> {
     pub finished_run: bool,
 }
 
-/// A key being rebound: the device and action waiting for a key or button.
+/// A key being rebound: the device and action (or practice command) waiting for a key or
+/// button.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capture {
     /// Which device's binding.
     pub device: Device,
-    /// Which action.
-    pub action: Action,
+    /// Which action or practice command.
+    pub bind: Bind,
 }
 
 /// The menus' state.
@@ -466,12 +466,12 @@ impl Menu {
             // Its rows take Confirm in `input`.
             Page::Race => {}
             Page::Settings => match setting_rows()[c] {
-                SettingRow::Key(device, action) => {
-                    self.capture = Some(Capture { device, action });
+                SettingRow::Key(device, bind) => {
+                    self.capture = Some(Capture { device, bind });
                 }
                 SettingRow::ResetKeys => {
                     let mut s = ctx.settings.clone();
-                    s.keys = Settings::default().keys;
+                    s.keys = Settings::default().keys; // the practice keys too
                     self.message = Some("Keys reset to the defaults".to_owned());
                     return Some(MenuAction::Settings(Box::new(s)));
                 }
@@ -496,17 +496,17 @@ impl Menu {
         let cap = self.capture?;
         if device != cap.device {
             let want = if cap.device == Device::Keyboard { "a key" } else { "a pad button" };
-            self.message = Some(format!("Press {want} for {} (Esc: cancel)", cap.action.name()));
+            self.message = Some(format!("Press {want} for {} (Esc: cancel)", cap.bind.name()));
             return None;
         }
         let Some(name) = name else {
             self.message = Some(format!("{shown} cannot be bound"));
             return None;
         };
-        match rebind(ctx.settings, cap.device, cap.action, name) {
+        match rebind(ctx.settings, cap.device, cap.bind, name) {
             Ok(s) => {
                 self.capture = None;
-                self.message = Some(format!("{} is now {}", cap.action.name(), key_label(name)));
+                self.message = Some(format!("{} is now {}", cap.bind.name(), key_label(name)));
                 Some(MenuAction::Settings(Box::new(s)))
             }
             Err(refused) => {

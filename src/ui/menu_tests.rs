@@ -1,6 +1,7 @@
 //! The menus' state machine, tested (src/ui/menu.rs).
 
 use super::*;
+use crate::sim::action::Action;
 
 fn levels(open: &[bool]) -> Vec<LevelEntry> {
     open.iter()
@@ -79,7 +80,7 @@ fn with_practice_on_the_pause_menu_saves_and_loads_states() {
     m.input(Input::Down, &c);
     assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::ToTitle));
     let labels: Vec<&str> = PauseItem::all(true, false).into_iter().map(PauseItem::label).collect();
-    assert_eq!(labels[4..6], ["Save state (F7)", "Load state (F8)"]);
+    assert_eq!(labels[4..6], ["Save state", "Load state"]);
 }
 
 #[test]
@@ -176,9 +177,9 @@ fn settings_values_step() {
 fn rebinding_takes_a_key_and_refuses_a_conflict() {
     let mut s = Settings::default();
     let mut m = open_settings(&ctx(&s, &[]));
-    goto(&mut m, SettingRow::Key(Device::Keyboard, Action::Jump), &ctx(&s, &[]));
+    goto(&mut m, SettingRow::Key(Device::Keyboard, Bind::Action(Action::Jump)), &ctx(&s, &[]));
     assert_eq!(m.input(Input::Confirm, &ctx(&s, &[])), None);
-    assert_eq!(m.capture(), Some(Capture { device: Device::Keyboard, action: Action::Jump }));
+    assert_eq!(m.capture(), Some(Capture { device: Device::Keyboard, bind: Bind::Action(Action::Jump) }));
     // Esc, F3 and pad buttons are not taken.
     assert_eq!(m.capture_key(Device::Keyboard, None, "F3", &ctx(&s, &[])), None);
     assert_eq!(m.message(), Some("F3 cannot be bound"));
@@ -203,7 +204,7 @@ fn rebinding_takes_a_key_and_refuses_a_conflict() {
     assert_eq!(m.input(Input::Back, &ctx(&s, &[])), None);
     assert_eq!((m.page(), m.capture()), (Page::Settings, None));
     // The pad likewise; reset brings the defaults back.
-    goto(&mut m, SettingRow::Key(Device::Pad, Action::Jump), &ctx(&s, &[]));
+    goto(&mut m, SettingRow::Key(Device::Pad, Bind::Action(Action::Jump)), &ctx(&s, &[]));
     m.input(Input::Confirm, &ctx(&s, &[]));
     assert!(m.capture_key(Device::Pad, Some("DPadLeft"), "DPadLeft", &ctx(&s, &[])).is_none());
     let Some(MenuAction::Settings(n)) = m.capture_key(Device::Pad, Some("North"), "North", &ctx(&s, &[]))

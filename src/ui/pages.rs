@@ -60,10 +60,56 @@ fn list_width(scr: &Screen, rows: &[Row]) -> f32 {
 /// A panel of `rows` centred on `cx` from `top`, the row `cursor` highlighted; returns the y
 /// under it.
 fn list(out: &mut Layer, scr: &Screen, rows: &[Row], cursor: Option<usize>, top: f32, cx: f32) -> f32 {
+    list_of_width(out, scr, rows, cursor, top, cx, list_width(scr, rows))
+}
+
+/// [`list`] showing at most `max` of `rows`: a window of them that keeps `cursor` in view
+/// (its row a third of the way down where it can be), as wide as all of them, with ▲ / ▼ at
+/// the panel's right edge while rows are hidden above / below; returns the y under it.
+fn scrolled_list(
+    out: &mut Layer,
+    scr: &Screen,
+    rows: &[Row],
+    cursor: usize,
+    top: f32,
+    cx: f32,
+    max: usize,
+) -> f32 {
+    let w = list_width(scr, rows);
+    if rows.len() <= max.max(1) {
+        return list_of_width(out, scr, rows, Some(cursor), top, cx, w);
+    }
+    let max = max.max(1);
+    let first = cursor.saturating_sub(max / 3).min(rows.len() - max);
+    let bottom = list_of_width(out, scr, &rows[first..first + max], Some(cursor - first), top, cx, w);
+    let size = scr.text_px();
+    let (pad, line) = ((4.0 * scr.s).round(), (size * LINE_HEIGHT).round());
+    let right = (cx + w * 0.5).round() - pad;
+    let arrow = |out: &mut Layer, glyph: &str, y: f32| {
+        out.text.push(TextItem::new(glyph, right, y, size, colors::DIM).aligned(Align::Right));
+    };
+    if first > 0 {
+        arrow(out, "▲", (top + pad).round());
+    }
+    if first + max < rows.len() {
+        arrow(out, "▼", (top + pad).round() + line * (max - 1) as f32);
+    }
+    bottom
+}
+
+/// [`list`] at a given panel width `w`.
+fn list_of_width(
+    out: &mut Layer,
+    scr: &Screen,
+    rows: &[Row],
+    cursor: Option<usize>,
+    top: f32,
+    cx: f32,
+    w: f32,
+) -> f32 {
     let size = scr.text_px();
     let line = (size * LINE_HEIGHT).round();
     let pad = (4.0 * scr.s).round();
-    let w = list_width(scr, rows);
     let left = (cx - w * 0.5).round();
     let h = line * rows.len() as f32 + 2.0 * pad;
     out.quads.push(solid(left, top.round(), w, h.round(), colors::PANEL, MENU_ALPHA));
@@ -212,7 +258,20 @@ pub fn pause_menu(out: &mut Layer, scr: &Screen, cursor: usize, ctx: &Context<'_
     let title = scr.title_px();
     let top = scr.view.y as f32 + scr.view.h as f32 * 0.22;
     let items = PauseItem::all(ctx.settings.display.practice, ctx.finished_run);
-    let rows: Vec<Row> = items.into_iter().map(|i| row(i.label())).collect();
+    // The savestate items name their first keyboard key, as rebound.
+    let practice = &ctx.settings.keys.practice.keyboard;
+    let with_key = |label: &str, keys: &[String]| match keys.first() {
+        Some(k) => format!("{label} ({})", key_label(k)),
+        None => label.to_owned(),
+    };
+    let rows: Vec<Row> = items
+        .into_iter()
+        .map(|i| match i {
+            PauseItem::SaveState => row(with_key(i.label(), &practice.savestate)),
+            PauseItem::LoadState => row(with_key(i.label(), &practice.loadstate)),
+            _ => row(i.label()),
+        })
+        .collect();
     let cx = centre_clear_of(scr, list_width(scr, &rows).max(mono_width(6, title)), keep);
     centred(out, cx, "Paused", top, title, colors::TITLE);
     list(out, scr, &rows, Some(cursor), top + title * 1.8, cx);
@@ -228,8 +287,8 @@ fn on_off(b: bool) -> &'static str {
 pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) -> String {
     let s = ctx.settings;
     let pct = |v: f64| format!("◀ {:>3} % ▶", (v * 100.0).round() as i32);
-    let keys = |d: Device, a| {
-        let k: Vec<String> = d.bindings(s).keys(a).iter().map(|n| key_label(n)).collect();
+    let keys = |d: Device, b| {
+        let k: Vec<String> = d.keys(s, b).iter().map(|n| key_label(n)).collect();
         if k.is_empty() { "—".to_owned() } else { truncate(&k.join(", "), 24) }
     };
     let (label, value) = match r {
@@ -253,11 +312,11 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
         SettingRow::FpsCap => {
             ("Frame cap".to_owned(), s.fps_cap().map_or_else(|| "off".to_owned(), |hz| format!("{hz} Hz")))
         }
-        SettingRow::Key(d, a) => {
+        SettingRow::Key(d, b) => {
             let dev = if d == Device::Keyboard { "Keyboard" } else { "Pad" };
-            let waiting = capture == Some(Capture { device: d, action: a });
-            let value = if waiting { "…press one".to_owned() } else { keys(d, a) };
-            (format!("{dev} {}", a.name()), value)
+            let waiting = capture == Some(Capture { device: d, bind: b });
+            let value = if waiting { "…press one".to_owned() } else { keys(d, b) };
+            (format!("{dev} {}", b.name()), value)
         }
         // The speed in force; saved unless it differs from the file's (`--game-speed`, − / =).
         SettingRow::GameSpeed => {
@@ -267,14 +326,12 @@ pub fn setting_text(r: SettingRow, ctx: &Context<'_>, capture: Option<Capture>) 
         }
         SettingRow::Invincible => ("Invincible".to_owned(), on_off(s.display.invincible).to_owned()),
         SettingRow::InputDisplay => ("Input display".to_owned(), on_off(s.display.input_display).to_owned()),
-        SettingRow::Practice => {
-            ("Savestates".to_owned(), format!("{} (F7 save, F8 load)", on_off(s.display.practice)))
-        }
+        SettingRow::Practice => ("Savestates".to_owned(), on_off(s.display.practice).to_owned()),
         SettingRow::ResetKeys => ("Reset keys to defaults".to_owned(), String::new()),
         SettingRow::Back => ("Back".to_owned(), String::new()),
     };
     // Two columns; a row without a value (reset keys, back) ends at its label.
-    format!("{label:<16}  {value:<24}").trim_end().to_owned()
+    format!("{label:<18}  {value:<24}").trim_end().to_owned()
 }
 
 /// The settings page; while a key is being rebound, the prompt under it. Its title, list and
@@ -297,7 +354,12 @@ pub fn settings(
         .collect();
     let cx = centre_clear_of(scr, list_width(scr, &rows), keep);
     centred(out, cx, "Settings", top, title, colors::TITLE);
-    let bottom = list(out, scr, &rows, Some(cursor), top + title * 1.4, cx);
+    // As many rows as fit above the rebinding prompt and the hint line; the rest scroll.
+    let line = (scr.text_px() * LINE_HEIGHT).round();
+    let list_top = top + title * 1.4;
+    let room = scr.view.y as f32 + scr.view.h as f32 - list_top - 3.5 * line;
+    let max = (room / line).floor().max(1.0) as usize;
+    let bottom = scrolled_list(out, scr, &rows, cursor, list_top, cx, max);
     if let Some(m) = msg {
         message(out, scr, m);
     }
@@ -307,7 +369,7 @@ pub fn settings(
         Some(c) => {
             let what = if c.device == Device::Keyboard { "a key" } else { "a pad button" };
             let y = bottom + 0.8 * scr.text_px();
-            banner(out, scr, cx, &format!("Press {what} for {}", c.action.name()), y, colors::TITLE);
+            banner(out, scr, cx, &format!("Press {what} for {}", c.bind.name()), y, colors::TITLE);
             hint(out, scr, "Esc / pad Select: cancel  ·  Esc, F3, F11, Start, Select cannot be bound");
         }
         None => hint(out, scr, "Up / Down: choose  ·  Left / Right: change  ·  Enter: rebind  ·  Esc: back"),
@@ -344,6 +406,7 @@ mod tests {
     use super::*;
     use crate::save::Settings;
     use crate::save::progress::LevelRecord;
+    use crate::ui::menu::Bind;
 
     fn texts(out: &Layer) -> String {
         out.text.iter().map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
@@ -375,16 +438,16 @@ mod tests {
         s.display.visual_effects = false;
         let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
         let text = |r| setting_text(r, &ctx, None);
-        assert_eq!(text(SettingRow::Effects), "Sound effects     ◀ 100 % ▶");
-        assert_eq!(text(SettingRow::ScreenShake), "Screen shake      half");
-        assert_eq!(text(SettingRow::Flashes), "Flashes           on");
-        assert_eq!(text(SettingRow::VisualEffects), "Visual effects    off");
+        assert_eq!(text(SettingRow::Effects), "Sound effects       ◀ 100 % ▶");
+        assert_eq!(text(SettingRow::ScreenShake), "Screen shake        half");
+        assert_eq!(text(SettingRow::Flashes), "Flashes             on");
+        assert_eq!(text(SettingRow::VisualEffects), "Visual effects      off");
         assert_eq!(text(SettingRow::Back), "Back", "no padding after a row without a value");
         s.display.reduced_motion = true;
         let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
         assert_eq!(
             setting_text(SettingRow::ScreenShake, &ctx, None),
-            "Screen shake      off (reduced motion)"
+            "Screen shake        off (reduced motion)"
         );
         // Drawn dimmed while locked (the cursor on the first row).
         let mut out = Layer::default();
@@ -408,8 +471,8 @@ mod tests {
                 None,
             )
         };
-        assert_eq!(text(80), "Game speed        ◀  80 % ▶");
-        assert_eq!(text(50), "Game speed        ◀  50 % ▶ (this run)");
+        assert_eq!(text(80), "Game speed          ◀  80 % ▶");
+        assert_eq!(text(50), "Game speed          ◀  50 % ▶ (this run)");
     }
 
     #[test]
@@ -443,16 +506,43 @@ mod tests {
             &scr,
             &ctx,
             0,
-            Some(Capture { device: Device::Keyboard, action: crate::sim::Action::Jump }),
+            Some(Capture { device: Device::Keyboard, bind: Bind::Action(crate::sim::Action::Jump) }),
             None,
             None,
         );
         let t = texts(&out);
-        assert!(t.contains("Master volume     ◀ 100 % ▶"), "{t}");
+        assert!(t.contains("Master volume       ◀ 100 % ▶"), "{t}");
         assert!(
-            setting_text(SettingRow::Key(Device::Keyboard, crate::sim::Action::Jump), &ctx, None)
-                .starts_with("Keyboard jump     Space, Z, Up, W")
+            setting_text(
+                SettingRow::Key(Device::Keyboard, Bind::Action(crate::sim::Action::Jump)),
+                &ctx,
+                None
+            )
+            .starts_with("Keyboard jump       Space, Z, Up, W")
         );
-        assert!(t.contains("Press a key for jump") && t.contains("Keyboard jump     …press one"), "{t}");
+        assert!(t.contains("Press a key for jump") && t.contains("Keyboard jump       …press one"), "{t}");
+    }
+
+    #[test]
+    fn the_settings_list_scrolls_to_keep_the_cursor_in_view() {
+        let s = Settings::default();
+        let ctx = Context { settings: &s, levels: &[], speed_percent: 100, finished_run: false };
+        let scr = Screen::new(1280, 720);
+        let last = setting_rows().len() - 1;
+        let mut top = Layer::default();
+        settings(&mut top, &scr, &ctx, 0, None, None, None);
+        let t = texts(&top);
+        assert!(
+            t.contains("Master volume") && t.contains("▼") && !t.contains("Back") && !t.contains("▲"),
+            "{t}"
+        );
+        let mut end = Layer::default();
+        settings(&mut end, &scr, &ctx, last, None, None, None);
+        let t = texts(&end);
+        assert!(t.contains("▶ Back") && t.contains("▲") && !t.contains("Master volume"), "{t}");
+        assert!(t.contains("Pad loadstate") && t.contains("R stick click"), "{t}");
+        // Nothing of the list below the hint line.
+        let lowest = end.text.iter().filter(|i| i.text.contains("Back")).map(|i| i.y).fold(0.0, f32::max);
+        assert!(lowest + 2.0 * scr.text_px() < 720.0, "{lowest}");
     }
 }

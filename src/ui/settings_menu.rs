@@ -7,7 +7,7 @@
 //! the app saves them (`save::Store::set_settings`, atomic) and applies them at once.
 
 use crate::cosmetic::ShakeLevel;
-use crate::save::{Bindings, Settings};
+use crate::save::{Bindings, PracticeBinds, PracticeKey, Settings};
 use crate::sim::action::Action;
 
 /// A device whose bindings the settings page edits.
@@ -33,6 +33,57 @@ impl Device {
         match self {
             Device::Keyboard => &mut settings.keys.keyboard,
             Device::Pad => &mut settings.keys.pad,
+        }
+    }
+
+    /// The device's practice keys in `settings`.
+    pub fn practice(self, settings: &Settings) -> &PracticeBinds {
+        match self {
+            Device::Keyboard => &settings.keys.practice.keyboard,
+            Device::Pad => &settings.keys.practice.pad,
+        }
+    }
+
+    /// The names bound to `bind` on this device in `settings`.
+    pub fn keys(self, settings: &Settings, bind: Bind) -> &[String] {
+        match bind {
+            Bind::Action(a) => self.bindings(settings).keys(a),
+            Bind::Practice(k) => self.practice(settings).keys(k),
+        }
+    }
+
+    /// The names bound to `bind` on this device in `settings`, to change.
+    pub fn keys_mut(self, settings: &mut Settings, bind: Bind) -> &mut Vec<String> {
+        match (bind, self) {
+            (Bind::Action(a), _) => self.bindings_mut(settings).keys_mut(a),
+            (Bind::Practice(k), Device::Keyboard) => settings.keys.practice.keyboard.keys_mut(k),
+            (Bind::Practice(k), Device::Pad) => settings.keys.practice.pad.keys_mut(k),
+        }
+    }
+}
+
+/// What a key or button can be bound to on the settings page: a game action, or a practice
+/// command (`[keys.practice.*]`, which never reaches a tick).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bind {
+    /// A game action (`[keys.keyboard]`, `[keys.pad]`).
+    Action(Action),
+    /// A practice savestate key.
+    Practice(PracticeKey),
+}
+
+impl Bind {
+    /// Everything bindable on a device, in the settings page's order: the actions, then the
+    /// practice keys.
+    pub fn all() -> impl Iterator<Item = Bind> {
+        Action::ALL.into_iter().map(Bind::Action).chain(PracticeKey::ALL.into_iter().map(Bind::Practice))
+    }
+
+    /// Its name as the settings file and the menus write it (`jump`, `savestate`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Bind::Action(a) => a.name(),
+            Bind::Practice(k) => k.name(),
         }
     }
 }
@@ -71,10 +122,10 @@ pub enum SettingRow {
     Invincible,
     /// `display.input_display`, the tick's input in the view's corner.
     InputDisplay,
-    /// `display.practice`: the F7 / F8 savestates.
+    /// `display.practice`: the savestate keys.
     Practice,
-    /// The keys of one action on one device.
-    Key(Device, Action),
+    /// The keys of one action or practice command on one device.
+    Key(Device, Bind),
     /// Both devices' bindings back to the defaults.
     ResetKeys,
     /// Back to the page before.
@@ -101,7 +152,7 @@ pub fn setting_rows() -> Vec<SettingRow> {
         Practice,
     ];
     for device in [Device::Keyboard, Device::Pad] {
-        rows.extend(Action::ALL.map(|a| Key(device, a)));
+        rows.extend(Bind::all().map(|b| Key(device, b)));
     }
     rows.extend([ResetKeys, Back]);
     rows
@@ -154,32 +205,35 @@ pub fn adjust(row: SettingRow, settings: &Settings, by: i32) -> Option<Settings>
     Some(s)
 }
 
-/// `settings` with `action` on `device` bound to the key or button `name` alone. A key that
-/// holds another action there is refused (the message names it).
+/// `settings` with `bind` on `device` bound to the key or button `name` alone. A key that
+/// holds another action or practice command there is refused (the message names it).
 ///
 /// # Errors
 /// The refusal, one line: `"J already holds left: rebind left first"`.
-pub fn rebind(settings: &Settings, device: Device, action: Action, name: &str) -> Result<Settings, String> {
-    let b = device.bindings(settings);
-    if let Some((other, _)) = b.iter().find(|(a, keys)| *a != action && keys.iter().any(|k| k == name)) {
+pub fn rebind(settings: &Settings, device: Device, bind: Bind, name: &str) -> Result<Settings, String> {
+    if let Some(other) =
+        Bind::all().find(|b| *b != bind && device.keys(settings, *b).iter().any(|k| k == name))
+    {
         let other = other.name();
         return Err(format!("{} already holds {other}: rebind {other} first", key_label(name)));
     }
     let mut s = settings.clone();
-    *device.bindings_mut(&mut s).keys_mut(action) = vec![name.to_owned()];
+    *device.keys_mut(&mut s, bind) = vec![name.to_owned()];
     Ok(s)
 }
 
 /// A key or button name as the menus show it: `KeyA` → `A`, `Digit1` → `1`, `ArrowLeft` →
 /// `Left`, `Numpad4` → `Num 4`, `DPadLeft` → `D-pad Left`; other names as they are (`Space`,
 /// `South`); gilrs' shoulder and trigger buttons by what players call them (`LeftTrigger` →
-/// `L shoulder`, `LeftTrigger2` → `L trigger`).
+/// `L shoulder`, `LeftTrigger2` → `L trigger`, `LeftThumb` → `L stick click`).
 pub fn key_label(name: &str) -> String {
     let named = [
         ("LeftTrigger", "L shoulder"),
         ("RightTrigger", "R shoulder"),
         ("LeftTrigger2", "L trigger"),
         ("RightTrigger2", "R trigger"),
+        ("LeftThumb", "L stick click"),
+        ("RightThumb", "R stick click"),
     ];
     if let Some((_, shown)) = named.iter().find(|(n, _)| *n == name) {
         return (*shown).to_owned();
@@ -241,5 +295,22 @@ mod tests {
         assert_eq!(key_label("DPadRight"), "D-pad Right");
         assert_eq!(key_label("LeftTrigger"), "L shoulder");
         assert_eq!(key_label("RightTrigger2"), "R trigger");
+    }
+
+    #[test]
+    fn practice_keys_rebind_and_conflict_with_actions_both_ways() {
+        let s = Settings::default();
+        let save = Bind::Practice(PracticeKey::SaveState);
+        assert_eq!(Device::Keyboard.keys(&s, save), ["F7"]);
+        let e = rebind(&s, Device::Keyboard, save, "KeyZ").unwrap_err();
+        assert_eq!(e, "Z already holds jump: rebind jump first");
+        let e = rebind(&s, Device::Keyboard, Bind::Action(Action::Jump), "F8").unwrap_err();
+        assert_eq!(e, "F8 already holds loadstate: rebind loadstate first");
+        let s = rebind(&s, Device::Pad, save, "North").unwrap();
+        assert_eq!(s.keys.practice.pad.savestate, ["North"]);
+        assert_eq!(s.keys.practice.keyboard.savestate, ["F7"], "the other device keeps its own");
+        assert_eq!(key_label("RightThumb"), "R stick click");
+        let rows = setting_rows();
+        assert!(rows.contains(&SettingRow::Key(Device::Pad, Bind::Practice(PracticeKey::LoadState))));
     }
 }

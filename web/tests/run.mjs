@@ -24,7 +24,11 @@
 //   playthrough     from the title to the end of level 1 with the keyboard: Enter, Enter, then
 //                   tests/levels/level1.lab's presses and releases sent as real keys at their
 //                   times from the level's start (arrows and Space); passes when
-//                   window.ledgeScreen becomes "playing level2.tmx". Real-time keys reach the
+//                   window.ledgeScreen becomes "playing level2.tmx", and then the run is shared:
+//                   Escape, "Copy run link" sets window.ledgeRunLink, `ledge replay LINK
+//                   --headless` reaches the goal natively, and the link opened in the page
+//                   replays headless to the same state_hash and draws its replay window
+//                   (OUT/run-link.png). Real-time keys reach the
 //                   game 0-2 ticks late, which the script survives in 95 % of its solver's
 //                   trials: up to 3 attempts, each in a fresh browser.
 //   lab             per --lab FILE (copied to DIR/lab/NAME.lab): index.html?lab=lab/NAME.lab
@@ -42,10 +46,13 @@
 //                   page's window.ledgeRecording (OUT/record.lab) replayed natively
 //                   (target/debug/ledge lab FILE --summary, from the repository root) ends on
 //                   window.ledgeExitSummary.state_hash; > 600 ticks, press lines in it.
-//   gamepad         ?record with a fake standard pad behind navigator.getGamepads (d-pad right
-//                   ~3 s, A once, the left stick right 1 s), Escape, q: the recording has its
-//                   `pad connect`, `press right pad`, `press jump pad`, `axis X` lines, replays
-//                   natively to the page's state_hash, and the player moved right and jumped.
+//   gamepad         ?record with a fake standard pad behind navigator.getGamepads (with
+//                   practice on in localStorage: the left stick click, d-pad right, the right
+//                   stick click; then d-pad right ~3 s, A once, the left stick right 1 s),
+//                   Escape, q: the recording has its `pad connect`, `press right pad`, `press
+//                   jump pad`, `axis X`, `savestate practice`, `loadstate practice` lines,
+//                   replays natively to the page's state_hash, and the player moved right and
+//                   jumped.
 //   hidden          ?record, 2 s of ArrowRight, then the tab hidden for 10 s (a visibilitychange
 //                   with document.hidden redefined, the page frozen over CDP: headless Chromium
 //                   cannot hide a tab for real), shown again: the game is paused (q quits) and
@@ -69,14 +76,16 @@
 //                   `config assist_invincible 1`, `savestate practice` and `loadstate practice`
 //                   and replays natively to the page's state_hash, the player back at the spawn.
 //   links           every tests/levels/*.lab as a link (`ledge replay --link`) opened as
-//                   index.html#run=…: window.ledgeLabReport's state_hash is the native one; an
-//                   edited level's link sets window.ledgeLabError.
+//                   index.html#run=…: window.ledgeLabReport's state_hash is the native one (the
+//                   page then plays the run in its replay window); an edited level's link sets
+//                   window.ledgeLabError.
 //   bench           index.html?bench=rollback: the race's re-simulation cost in the page (8 ticks,
 //                   4 players, the largest level); prints window.ledgeBench's figures.
 //
 // Paths given are relative to the repository root. --dir defaults to target/web, --out to
 // target/web-test (the screenshots, the recordings NAME.lab and each check's console,
-// NAME.console.txt). record, gamepad, device-lost, practice and links need target/debug/ledge (cargo build).
+// NAME.console.txt). playthrough, record, gamepad, device-lost, practice and links need
+// target/debug/ledge (cargo build).
 // Every check gets a fresh Chromium with a fresh --user-data-dir (so a fresh localStorage).
 //
 // This file: the arguments, the table of checks and the main loop. checks/ holds one module per

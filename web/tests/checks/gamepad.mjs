@@ -1,11 +1,18 @@
 // gamepad: ?record with a fake standard pad behind navigator.getGamepads (d-pad right ~3 s, A
-// once, the left stick right 1 s), Escape, q: the recording has the pad's lines, replays natively
-// to the page's state_hash, and the player moved right and jumped.
+// once, the left stick right 1 s), after, with practice on (settings.toml in localStorage), the
+// pad's practice buttons first: the left stick click saves the state at the spawn, d-pad right
+// 0.4 s, the right stick click loads it; Escape, q: the recording has the pad's lines and the savestate lines,
+// replays natively to the page's state_hash, and the player moved right and jumped.
 
 import { fail, sleep } from '../lib/fail.mjs';
 import { needLedge, replay, sameHash } from '../lib/native.mjs';
 import { needGame } from '../lib/page.mjs';
 import { quit, startRecording } from '../lib/record.mjs';
+import { SETTINGS } from './practice.mjs';
+
+// Practice on, nothing else: the pad's default practice buttons (LeftThumb, RightThumb).
+const PRACTICE_ONLY = SETTINGS.replace('invincible = true', 'invincible = false')
+  .replace('input_display = true', 'input_display = false');
 
 // A fake standard-mapping pad behind navigator.getGamepads (gilrs-core's wasm backend polls
 // getGamepads() every event-loop iteration and reads id, index, mapping, buttons[i].pressed and
@@ -38,9 +45,20 @@ export async function gamepadCheck(ctx) {
   needGame(ctx);
   needLedge();
   return ctx.withBrowser('gamepad', async (page) => {
+    await page.addInitScript(`localStorage.setItem('settings.toml', ${JSON.stringify(PRACTICE_ONLY)});`);
     await startRecording(ctx, page, FAKE_PAD);
     await sleep(500);
     const pad = (f, ...a) => page.evaluate(([f, a]) => window.ledgeTestPad[f](...a), [f, a]);
+    await pad('set', 10, true);      // the left stick click: save the state at the spawn
+    await sleep(150);
+    await pad('set', 10, false);
+    await pad('set', 15, true);      // d-pad right 0.4 s
+    await sleep(400);
+    await pad('set', 15, false);
+    await pad('set', 11, true);      // the right stick click: back to the spawn
+    await sleep(150);
+    await pad('set', 11, false);
+    await sleep(300);
     await pad('set', 15, true);      // d-pad right, ~3 s
     await sleep(1500);
     await pad('set', 0, true);       // A (South): jump
@@ -56,7 +74,8 @@ export async function gamepadCheck(ctx) {
     if (polls === 0) fail('navigator.getGamepads() was never called');
     const { summary, recording } = await quit(page);
     const lines = recording.split('\n');
-    const want = ['pad connect', 'press right pad', 'release right pad', 'press jump pad', 'axis X 1.0'];
+    const want = ['pad connect', 'press right pad', 'release right pad', 'press jump pad', 'axis X 1.0',
+      'savestate practice', 'loadstate practice'];
     const missing = want.filter((w) => !lines.some((l) => l.startsWith(w)));
     if (missing.length) fail(`no ${missing.map((m) => JSON.stringify(m)).join(', ')} line in the recording (OUT/gamepad.lab)`);
     const native = replay(ctx, 'gamepad', recording);

@@ -13,7 +13,7 @@ import { pngColours } from '../lib/png.mjs';
 import { quit, startRecording } from '../lib/record.mjs';
 
 // The default settings.toml (src/save/settings.rs) with three switches on.
-const SETTINGS = `version = 1
+export const SETTINGS = `version = 1
 
 [volume]
 master = 1.0

@@ -519,3 +519,27 @@ fn effects_over_a_level() {
     let img = common::gpu::offscreen().render(&view, W, H).unwrap();
     check("effects", &img);
 }
+
+/// "Watch every attempt": three earlier attempts drawn as ghosts around the player (one
+/// mid-jump, facing left) and two death crosses, one on the ground and one in the air.
+#[test]
+fn every_attempt_ghosts_and_death_marks() {
+    use glam::DVec2;
+    use ledge::present::view::{FrameView, PlayerDraw, PlayerPose};
+    let level = sky_level(ledge::level::Sky::Hills);
+    let player = PlayerDraw { pose: PlayerPose::Idle, ..PlayerDraw::standing(level.spawn) };
+    let at = |dx: f64, dy: f64| PlayerDraw { pos: level.spawn + DVec2::new(dx, dy), ..player };
+    let attempts = [
+        at(-60.0, 0.0),
+        PlayerDraw { pose: PlayerPose::Jump, facing_left: true, ..at(-30.0, -28.0) },
+        at(45.0, 0.0),
+    ];
+    let marks = [level.spawn + DVec2::new(90.0, 0.0), level.spawn + DVec2::new(120.0, -40.0)];
+    let view = FrameView {
+        attempts: &attempts,
+        death_marks: &marks,
+        ..FrameView::still(&level, SKY_CAMERA, player)
+    };
+    let img = common::gpu::offscreen().render(&view, W, H).unwrap();
+    check("every-attempt", &img);
+}

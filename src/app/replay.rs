@@ -20,13 +20,14 @@
 //!
 //! # Every attempt at once
 //!
-//! After a level is finished the pause menu offers "Watch every attempt" (Super Meat Boy's
+//! After a level is finished the pause menu (and after the last, the end screen) offers
+//! "Watch every attempt" (Super Meat Boy's
 //! ending replay): the same window over the game, playing the finishing attempt, with every
 //! earlier attempt of that visit (each ended by a restart) drawn as a ghost from the level's
 //! first tick alongside, and a red cross where any of them died, from the tick it died in on.
 //! All of it comes from the attempts' tick scripts ([`super::ghosts::Visit`]), none from
-//! recorded pixels. Esc or Q goes back to the pause menu, the game as it was (its clock stood
-//! still meanwhile). "Copy run link" puts the finishing attempt's link
+//! recorded pixels. Esc or Q goes back to that menu, the game as it was (its clock stood still
+//! meanwhile). "Copy run link" puts the finishing attempt's link
 //! ([`crate::lab::link`]) on the clipboard in a page, or prints it in a window.
 
 use super::App;
@@ -82,8 +83,9 @@ pub(super) struct Replaying {
     pub(super) title: String,
     /// When the last frame was drawn (the real time handed to the next advance).
     last: Option<Instant>,
-    /// Watching every attempt: the game's own loop, given back on leaving.
-    game: Option<Loop>,
+    /// Watching every attempt: the game's own loop, given back on leaving, and the mode it
+    /// was in (the pause menu or the end screen).
+    game: Option<(Loop, Mode)>,
     /// The other attempts, drawn as ghosts from the level's first tick.
     attempts: Vec<GhostTrack>,
     /// Every attempt's deaths: the tick and the hitbox top-left.
@@ -224,7 +226,7 @@ impl App {
         });
         match opened {
             Ok((mut r, lp)) => {
-                r.game = Some(std::mem::replace(&mut self.game, lp));
+                r.game = Some((std::mem::replace(&mut self.game, lp), self.session.mode));
                 r.draw_extras(&self.game);
                 self.replay = Some(r);
                 // The game's clock stays stopped: the replay paces itself.
@@ -238,11 +240,12 @@ impl App {
         }
     }
 
-    /// Leave "watch every attempt": the game's loop back, paused, its menu open.
+    /// Leave "watch every attempt": the game's loop back, with the menu it was watched from
+    /// (the pause menu or the end screen) open again.
     pub(super) fn leave_watch(&mut self) {
-        let Some(game) = self.replay.take().and_then(|r| r.game) else { return };
+        let Some((game, mode)) = self.replay.take().and_then(|r| r.game) else { return };
         self.game = game;
-        self.stop(Mode::Paused);
+        self.stop(mode);
     }
 
     /// "Copy run link" (pause menu): the last level's finishing run as a link, copied in a page

@@ -173,8 +173,17 @@ impl PauseItem {
     }
 }
 
-/// The end screen's items, in order.
-pub const END_ITEMS: [&str; 3] = ["Play again", "Back to title", "Quit"];
+/// The end screen's items with `finished_run` ([`Context::finished_run`]): the last level's
+/// "Watch every attempt" and "Copy run link" after "Play again"; each with its action.
+pub fn end_items(finished_run: bool) -> Vec<(&'static str, MenuAction)> {
+    let mut items = vec![("Play again", MenuAction::PlayAgain)];
+    if finished_run {
+        items.push((PauseItem::WatchAttempts.label(), MenuAction::WatchAttempts));
+        items.push((PauseItem::CopyLink.label(), MenuAction::CopyLink));
+    }
+    items.extend([("Back to title", MenuAction::ToTitle), ("Quit", MenuAction::Quit)]);
+    items
+}
 
 /// A shipped level as the level select shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,7 +335,7 @@ impl Menu {
             Page::Race => RACE_ROWS.len(),
             Page::Pause => PauseItem::all(ctx.settings.display.practice, ctx.finished_run).len(),
             Page::Settings => setting_rows().len(),
-            Page::End => END_ITEMS.len(),
+            Page::End => end_items(ctx.finished_run).len(),
         }
     }
 
@@ -459,9 +468,8 @@ impl Menu {
                 };
             }
             Page::End => {
-                return Some(
-                    [MenuAction::PlayAgain, MenuAction::ToTitle, MenuAction::Quit][c.min(2)].clone(),
-                );
+                let items = end_items(ctx.finished_run);
+                return Some(items[c.min(items.len() - 1)].1.clone());
             }
             // Its rows take Confirm in `input`.
             Page::Race => {}

@@ -216,3 +216,25 @@ fn rebinding_takes_a_key_and_refuses_a_conflict() {
     let Some(MenuAction::Settings(r)) = m.input(Input::Confirm, &ctx(&n, &[])) else { panic!("reset") };
     assert_eq!(r.keys, Settings::default().keys);
 }
+
+#[test]
+fn after_a_level_the_pause_menu_and_end_screen_watch_and_copy_the_run() {
+    let s = Settings::default();
+    let c = Context { finished_run: true, ..ctx(&s, &[]) };
+    let labels: Vec<&str> = PauseItem::all(false, true).into_iter().map(PauseItem::label).collect();
+    assert_eq!(labels[4..6], ["Watch every attempt", "Copy run link"]);
+    let mut m = Menu::new(Page::Pause);
+    for _ in 0..4 {
+        m.input(Input::Down, &c);
+    }
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::WatchAttempts));
+    m.input(Input::Down, &c);
+    assert_eq!(m.input(Input::Confirm, &c), Some(MenuAction::CopyLink));
+    let mut end = Menu::new(Page::End);
+    end.input(Input::Down, &c);
+    assert_eq!(end.input(Input::Confirm, &c), Some(MenuAction::WatchAttempts));
+    let names: Vec<&str> = end_items(true).iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["Play again", "Watch every attempt", "Copy run link", "Back to title", "Quit"]);
+    let plain: Vec<&str> = end_items(false).iter().map(|(n, _)| *n).collect();
+    assert_eq!(plain, ["Play again", "Back to title", "Quit"]);
+}

@@ -10,7 +10,7 @@
 use super::hud::{format_clock, truncate};
 use super::layout::{Layer, Rect, Screen, centre_clear_of, solid};
 use super::menu::{
-    Capture, Context, Device, END_ITEMS, LevelEntry, Menu, Page, PauseItem, SettingRow, changeable,
+    Capture, Context, Device, LevelEntry, Menu, Page, PauseItem, SettingRow, changeable, end_items,
     key_label, setting_rows,
 };
 use super::race_menu::RACE_ROWS;
@@ -376,10 +376,20 @@ pub fn settings(
     }
 }
 
-/// The end screen: the results table ([`end_screen`]) and its three choices under it.
-pub fn end(out: &mut Layer, scr: &Screen, results: &[LevelResult], tick_hz: u32, cursor: usize) {
-    let below = end_screen(out, scr, results, tick_hz, END_ITEMS[cursor.min(END_ITEMS.len() - 1)]);
-    let rows: Vec<Row> = END_ITEMS.iter().map(|t| row(*t)).collect();
+/// The end screen: the results table ([`end_screen`]) and its choices under it
+/// ([`end_items`]: with `finished_run`, the last level's "Watch every attempt" and "Copy run
+/// link" too).
+pub fn end(
+    out: &mut Layer,
+    scr: &Screen,
+    results: &[LevelResult],
+    tick_hz: u32,
+    cursor: usize,
+    finished_run: bool,
+) {
+    let items = end_items(finished_run);
+    let below = end_screen(out, scr, results, tick_hz, items[cursor.min(items.len() - 1)].0);
+    let rows: Vec<Row> = items.iter().map(|(t, _)| row(*t)).collect();
     list(out, scr, &rows, Some(cursor), below, centre_x(scr));
 }
 
@@ -391,7 +401,7 @@ pub fn draw(out: &mut Layer, scr: &Screen, menu: &Menu, ctx: &Context<'_>, info:
         Page::LevelSelect => level_select(out, scr, ctx.levels, cursor, info.tick_hz),
         Page::Pause => pause_menu(out, scr, cursor, ctx, info.keep_clear),
         Page::Settings => settings(out, scr, ctx, cursor, menu.capture(), menu.message(), info.keep_clear),
-        Page::End => end(out, scr, info.results, info.tick_hz, cursor),
+        Page::End => end(out, scr, info.results, info.tick_hz, cursor, ctx.finished_run),
         Page::Race => race(out, scr, menu, ctx),
     }
     if menu.page() != Page::Settings {

@@ -346,10 +346,7 @@ fn main() -> ExitCode {
             }
             // The saved settings fill what the command line leaves out; every problem with
             // the save is one warning line, never fatal.
-            let (save, warnings) = ledge::save::Store::open(cli.save_dir.as_deref());
-            for w in warnings {
-                eprintln!("ledge: warning: {w}");
-            }
+            let save = open_save(cli.save_dir.as_deref());
             let display = &save.settings().display;
             // The flag wins for this run and is not saved (as --vsync and --fps-cap).
             let game_speed = match cli.game_speed.as_deref().map(ledge::time::GameSpeed::from_percent_text) {
@@ -497,10 +494,7 @@ fn replay_window(
             return ExitCode::from(2);
         }
     };
-    let (save, warnings) = ledge::save::Store::open(save_dir.as_deref());
-    for w in warnings {
-        eprintln!("ledge: warning: {w}");
-    }
+    let save = open_save(save_dir.as_deref());
     let app = ledge::app::AppOptions {
         vsync: save.settings().display.vsync,
         fps_cap: fps_cap.or(save.settings().fps_cap()),
@@ -511,6 +505,22 @@ fn replay_window(
         replay: Some(src),
         ..Default::default()
     };
+    run_window(app)
+}
+
+/// The save folder (`--save-dir`, else the OS folders), each problem with it one warning line.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn open_save(dir: Option<&std::path::Path>) -> ledge::save::Store {
+    let (save, warnings) = ledge::save::Store::open(dir);
+    for w in warnings {
+        eprintln!("ledge: warning: {w}");
+    }
+    save
+}
+
+/// Run the window for `app`: exit 0, or one line and exit 2 on an error.
+#[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
+fn run_window(app: ledge::app::AppOptions) -> ExitCode {
     match ledge::app::run(app) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
@@ -532,10 +542,7 @@ fn race_in_window(
         eprintln!("ledge: --autoplay goes with --headless (a window's runner is played with the keys)");
         return ExitCode::from(2);
     }
-    let (save, warnings) = ledge::save::Store::open(save_dir.as_deref());
-    for w in warnings {
-        eprintln!("ledge: warning: {w}");
-    }
+    let save = open_save(save_dir.as_deref());
     let app = ledge::app::AppOptions {
         vsync: save.settings().display.vsync,
         level: opts.level.clone(),
@@ -554,13 +561,7 @@ fn race_in_window(
         }),
         ..Default::default()
     };
-    match ledge::app::run(app) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
-            ExitCode::from(2)
-        }
-    }
+    run_window(app)
 }
 
 /// `--shot`'s renderer: the off-screen [`ledge::render::Offscreen`], opened at the first shot

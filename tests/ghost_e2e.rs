@@ -15,7 +15,7 @@
 mod common;
 
 use common::exit::{exit_stats, stat};
-use common::images::{read_rgb, save_png};
+use common::images::{keep_window_shot, read_rgb};
 use common::levels::write_flat_level;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, require_tools, serial, window_rect};
@@ -28,21 +28,6 @@ use std::time::Duration;
 /// The `.lab` files in `dir` (the save folder's `ghosts/`).
 fn ghosts(dir: &Path) -> Vec<PathBuf> {
     fs::read_dir(dir).map_or_else(|_| Vec::new(), |d| d.map(|e| e.unwrap().path()).collect())
-}
-
-/// `png` cut to the window `rect`, written to `LEDGE_E2E_SHOT_DIR/name` when that is set.
-fn keep(png: &Path, rect: (usize, usize, usize, usize), name: &str) {
-    let Some(dir) = std::env::var_os("LEDGE_E2E_SHOT_DIR") else { return };
-    let (w, _, rgb) = read_rgb(png);
-    let (x0, y0, ww, wh) = rect;
-    let mut rgba = Vec::with_capacity(ww * wh * 4);
-    for y in y0..y0 + wh {
-        for x in x0..x0 + ww {
-            let i = (y * w + x) * 3;
-            rgba.extend_from_slice(&[rgb[i], rgb[i + 1], rgb[i + 2], 255]);
-        }
-    }
-    save_png(&Path::new(&dir).join(name), ww as u32, wh as u32, &rgba).expect("keep the shot");
 }
 
 #[test]
@@ -98,8 +83,8 @@ fn a_finished_run_comes_back_as_a_ghost_and_the_end_screen_shows_the_splits() {
     x.xdo(&["key", "Escape"]);
 
     let (s, ctx) = exit_stats(game, &stats);
-    keep(&shots[1], rect, "ghost.png");
-    keep(&shots[3], rect, "splits.png");
+    keep_window_shot(&shots[1], rect, "ghost.png");
+    keep_window_shot(&shots[3], rect, "splits.png");
     assert_eq!(stat(&s, "levels_completed"), 2.0, "both runs reached the goal{ctx}");
 
     // The ghost: shown and hidden frames differ where it runs, right of the standing player

@@ -13,7 +13,7 @@
 mod common;
 
 use common::exit::exit_ok;
-use common::images::read_rgb;
+use common::images::{keep_window_shot, read_rgb};
 use common::levels::write_flat_level;
 use common::scratch::Scratch;
 use common::xvfb::{Xvfb, require_tools, serial, window_rect};
@@ -95,19 +95,7 @@ fn the_pause_menu_watches_every_attempt_and_copies_a_link_that_replays() {
     sleep(400);
     let back = scratch.path("back.png");
     x.screenshot(&back);
-    if let Some(dir) = std::env::var_os("LEDGE_E2E_SHOT_DIR") {
-        let (w, _, rgb) = read_rgb(&watching);
-        let (x0, y0, ww, wh) = rect;
-        let mut rgba = Vec::with_capacity(ww * wh * 4);
-        for y in y0..y0 + wh {
-            for x in x0..x0 + ww {
-                let i = (y * w + x) * 3;
-                rgba.extend_from_slice(&[rgb[i], rgb[i + 1], rgb[i + 2], 255]);
-            }
-        }
-        common::images::save_png(&Path::new(&dir).join("every-attempt.png"), ww as u32, wh as u32, &rgba)
-            .expect("keep the shot");
-    }
+    keep_window_shot(&watching, rect, "every-attempt.png");
     let (stdout, ctx) = exit_ok(game);
 
     assert!(bar_pixels(&watching, rect) > 200, "the replay bar along the bottom while watching{ctx}");

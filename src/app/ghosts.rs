@@ -264,16 +264,23 @@ mod tests {
         panic!("the ghost's worker thread did not finish");
     }
 
-    #[test]
-    fn a_new_best_is_saved_and_plays_at_the_next_start_and_a_slower_run_keeps_it() {
+    /// Shipped level 1 (its path and level), a save folder of its own named `name` (removed
+    /// first), a loop on the level and ghosts for it.
+    fn fixture(name: &str) -> (PathBuf, crate::level::Level, PathBuf, Store, Loop, Ghosts) {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let level_path = root.join("assets/levels/level1.tmx");
         let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
-        let dir = std::env::temp_dir().join(format!("ledge-app-ghosts-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("ledge-app-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let (store, _) = Store::open_in(&SaveDirs::single(&dir));
-        let mut game = Loop::new(level.clone(), Tuning::default(), StepperConfig::default()).unwrap();
-        let mut g = Ghosts::new(&level_path, None);
+        let game = Loop::new(level.clone(), Tuning::default(), StepperConfig::default()).unwrap();
+        let g = Ghosts::new(&level_path, None);
+        (level_path, level, dir, store, game, g)
+    }
+
+    #[test]
+    fn a_new_best_is_saved_and_plays_at_the_next_start_and_a_slower_run_keeps_it() {
+        let (level_path, level, dir, store, mut game, mut g) = fixture("ghosts");
         g.start(&level_path, "level1", &game, &store);
         assert!(!g.has_ghost(), "nothing saved yet");
         game.push_event(0, InputEvent::Press(Source::Keyboard, Action::Right));
@@ -307,14 +314,7 @@ mod tests {
 
     #[test]
     fn a_restart_keeps_the_attempt_for_the_visit_and_the_goal_keeps_the_visit() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let level_path = root.join("assets/levels/level1.tmx");
-        let level = crate::level::tiled_map::load_tmx(&level_path).unwrap();
-        let dir = std::env::temp_dir().join(format!("ledge-app-visit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let (store, _) = Store::open_in(&SaveDirs::single(&dir));
-        let mut game = Loop::new(level.clone(), Tuning::default(), StepperConfig::default()).unwrap();
-        let mut g = Ghosts::new(&level_path, None);
+        let (level_path, level, dir, store, mut game, mut g) = fixture("visit");
         g.start(&level_path, "level1", &game, &store);
         game.push_event(0, InputEvent::Press(Source::Keyboard, Action::Right));
         for k in 1..=30u64 {

@@ -31,3 +31,19 @@ pub fn read_rgb(path: &Path) -> (usize, usize, Vec<u8>) {
     let rgb = rgba.chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]).collect();
     (w as usize, h as usize, rgb)
 }
+
+/// The screenshot `png` cut to the window `rect` (x, y, width, height), written to
+/// `LEDGE_E2E_SHOT_DIR/name` when that is set (the windowed tests' pictures for docs/).
+pub fn keep_window_shot(png: &Path, rect: (usize, usize, usize, usize), name: &str) {
+    let Some(dir) = std::env::var_os("LEDGE_E2E_SHOT_DIR") else { return };
+    let (w, _, rgb) = read_rgb(png);
+    let (x0, y0, ww, wh) = rect;
+    let mut rgba = Vec::with_capacity(ww * wh * 4);
+    for y in y0..y0 + wh {
+        for x in x0..x0 + ww {
+            let i = (y * w + x) * 3;
+            rgba.extend_from_slice(&[rgb[i], rgb[i + 1], rgb[i + 2], 255]);
+        }
+    }
+    save_png(&Path::new(&dir).join(name), ww as u32, wh as u32, &rgba).expect("keep the shot");
+}

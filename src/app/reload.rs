@@ -99,7 +99,9 @@ impl App {
     /// Once a frame, before the loop's frame: start, move or stop the watcher with the level on,
     /// and put in what it found.
     pub(super) fn hot_reload(&mut self) {
-        if !self.reload.enabled {
+        // While watching a replay over the game the loop is the replay's: what changed is
+        // swapped in once the game is back.
+        if !self.reload.enabled || self.replay.is_some() {
             return;
         }
         if !matches!(self.session.mode, Mode::Playing | Mode::Paused) {

@@ -243,9 +243,21 @@ impl App {
     /// Leave "watch every attempt": the game's loop back, with the menu it was watched from
     /// (the pause menu or the end screen) open again.
     pub(super) fn leave_watch(&mut self) {
-        let Some((game, mode)) = self.replay.take().and_then(|r| r.game) else { return };
+        if let Some(mode) = self.give_back_game() {
+            self.stop(mode);
+        }
+    }
+
+    /// Watching every attempt: the game's loop put back in place of the replay's (the game
+    /// quit while watching ends with the game's own summary); returns the mode it was watched
+    /// from. `None`, and nothing changes, when not watching.
+    pub(super) fn give_back_game(&mut self) -> Option<Mode> {
+        if !self.replay.as_ref().is_some_and(Replaying::watching) {
+            return None;
+        }
+        let (game, mode) = self.replay.take().and_then(|r| r.game)?;
         self.game = game;
-        self.stop(mode);
+        Some(mode)
     }
 
     /// "Copy run link" (pause menu): the last level's finishing run as a link, copied in a page

@@ -150,6 +150,7 @@ impl App {
     /// The recording or the stats file cannot be written.
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn finish(&mut self) -> anyhow::Result<super::Summary> {
+        self.give_back_game();
         let summary = self.summary();
         self.latency.finish(&self.game)?;
         if let Some(race) = &mut self.race {
@@ -242,6 +243,7 @@ pub fn run_in_page(opts: AppOptions, webgl2_only: bool) -> anyhow::Result<()> {
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 impl App {
     pub(super) fn finish_in_page(&mut self) {
+        self.give_back_game();
         let summary = self.summary();
         let recording = self.recorder.take().map(|r| r.finish_text(summary.state_hash));
         super::page::exit_summary(&summary, recording.as_deref());

@@ -25,7 +25,8 @@
 //                   tests/levels/level1.lab's presses and releases sent as real keys at their
 //                   times from the level's start (arrows and Space); passes when
 //                   window.ledgeScreen becomes "playing level2.tmx", and then the run is shared:
-//                   Escape, "Copy run link" sets window.ledgeRunLink, `ledge replay LINK
+//                   Escape, "Copy run link" sets window.ledgeRunLink, "Watch every attempt"
+//                   draws the replay window over the game (OUT/every-attempt.png) until Escape, `ledge replay LINK
 //                   --headless` reaches the goal natively, and the link opened in the page
 //                   replays headless to the same state_hash and draws its replay window
 //                   (OUT/run-link.png). Real-time keys reach the

@@ -1,7 +1,8 @@
 // playthrough: from the title to the end of level 1 with the keyboard, tests/levels/level1.lab's
 // presses and releases sent as real keys at their times; up to 3 attempts, each in a fresh browser.
 // Then the run shared from the page and back: on level 2, Escape and the pause menu's "Copy run
-// link" set window.ledgeRunLink; `ledge replay LINK --headless` plays it natively to level 1's
+// link" set window.ledgeRunLink ("Watch every attempt" above it opens the replay window over
+// the game, OUT/every-attempt.png, and Escape leaves it); `ledge replay LINK --headless` plays it natively to level 1's
 // goal; the link opened in the page replays headless to the same state_hash and draws the run in
 // its replay window (OUT/run-link.png, the bar along the bottom).
 
@@ -45,6 +46,18 @@ async function shareRun(ctx, page) {
   const link = await page.waitForFunction(() => window.ledgeRunLink, null, { timeout: 5_000, polling: 100 })
     .then((h) => h.jsonValue(), () => fail('no window.ledgeRunLink after "Copy run link"'));
   if (!link.startsWith(`${ctx.origin}/index.html#run=`)) fail(`the link is ${link.slice(0, 80)}`);
+  // The item above it: "Watch every attempt", the replay window over the game.
+  await page.keyboard.press('ArrowUp');
+  await sleep(60);
+  await page.keyboard.press('Enter');
+  await sleep(800);
+  const watching = join(ctx.out, 'every-attempt.png');
+  const watchBar = barPixels(await page.locator('#ledge').screenshot({ path: watching }));
+  if (watchBar < 200) fail(`no replay bar while watching every attempt (${watchBar} px; ${watching})`);
+  await page.keyboard.press('Escape');
+  await sleep(400);
+  const back = barPixels(await page.locator('#ledge').screenshot());
+  if (back > 0) fail('Escape did not leave "Watch every attempt"');
   const r = spawnSync(join(root, 'target', 'debug', 'ledge'), ['replay', link, '--headless'],
     { cwd: root, encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) fail(`ledge replay LINK --headless: exit ${r.status}: ${(r.stderr || '').trim()}`);
@@ -61,7 +74,7 @@ async function shareRun(ctx, page) {
   const png = join(ctx.out, 'run-link.png');
   const bar = barPixels(await page.locator('#ledge').screenshot({ path: png }));
   if (bar < 200) fail(`no replay bar on the page playing its link (${bar} px; ${png})`);
-  return `${link.length}-character link: natively level_complete=true, page = native state_hash ${native}, replay window drawn`;
+  return `watched every attempt; ${link.length}-character link: natively level_complete=true, page = native state_hash ${native}, replay window drawn`;
 }
 
 // The key events of a lab script written by examples/solve: [{ t_ms, down, key }] with t_ms from

@@ -168,14 +168,16 @@ mod speed_percent {
 /// Key bindings for each device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Keys {
+    /// The practice savestate keys of both devices (`[keys.practice.keyboard]`,
+    /// `[keys.practice.pad]`). Missing in an old file: the defaults. Written before the
+    /// required `[keys.keyboard]` and `[keys.pad]`, so a file cut inside them still misses
+    /// those and is caught (a table that may be missing must never be the file's last).
+    #[serde(default)]
+    pub practice: PracticeKeys,
     /// Keyboard: physical key names (`KeyboardEvent.code`).
     pub keyboard: Bindings,
     /// Gamepad: gilrs button names.
     pub pad: Bindings,
-    /// The practice savestate keys of both devices (`[keys.practice.keyboard]`,
-    /// `[keys.practice.pad]`). Missing in an old file: the defaults.
-    #[serde(default)]
-    pub practice: PracticeKeys,
 }
 
 /// A practice command a key or pad button can be bound to: not a game action, it never reaches
@@ -348,9 +350,9 @@ impl Default for Settings {
             },
             net: Net::default(),
             keys: Keys {
+                practice: PracticeKeys::default(),
                 keyboard: Bindings::default_keyboard(),
                 pad: Bindings::default_pad(),
-                practice: PracticeKeys::default(),
             },
         }
     }
@@ -557,9 +559,12 @@ mod tests {
         assert!(text.contains("[keys.practice.keyboard]") && text.contains("[keys.practice.pad]"), "{text}");
         let back: Settings = toml::from_str(&text).unwrap();
         assert_eq!(back, s);
-        let cut = text.split("[keys.practice.keyboard]").next().unwrap();
-        let old: Settings = toml::from_str(cut).unwrap();
+        // An old file: everything but the practice tables.
+        let (before, rest) = text.split_once("[keys.practice.keyboard]").unwrap();
+        let after = &rest[rest.find("[keys.keyboard]").unwrap()..];
+        let old: Settings = toml::from_str(&format!("{before}{after}")).unwrap();
         assert_eq!(old.keys.practice, PracticeKeys::default());
+        assert_eq!(old.keys.pad, s.keys.pad);
         s.keys.practice.keyboard.savestate.push(String::new());
         assert_eq!(s.validate().unwrap_err(), "keys.practice.keyboard.savestate: an empty key name");
     }

@@ -16,7 +16,7 @@ use web_time::Instant;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
 /// How long the HUD shows a segment's time against its best after its split.
-const SEGMENT_SHOWN: Duration = Duration::from_secs(3);
+pub(super) const SEGMENT_SHOWN: Duration = Duration::from_secs(3);
 
 /// How often the F3 overlay's numbers are refreshed (the graphs move every frame).
 const STATS_REFRESH: Duration = Duration::from_millis(250);
@@ -80,14 +80,14 @@ impl App {
                 .then(|| crate::ui::hud::SegmentHud {
                     number: self.session.segments().count() + 1,
                     ticks: self.session.segments().running(world.tick),
-                    last: self.last_segment.filter(|(_, at)| at.elapsed() < SEGMENT_SHOWN).map(|(s, _)| s),
+                    last: self.last_segment.get().copied(),
                 }),
                 notice: self
                     .race
                     .as_ref()
                     .and_then(|r| r.status())
                     .or(self.reload.notice())
-                    .or(self.practice.text()),
+                    .or(self.practice.get().copied()),
             },
             f3,
             results: if self.replay.is_some() { &[] } else { self.session.results() },

@@ -80,6 +80,7 @@ pub mod ghosts;
 mod graphics;
 mod latency_log;
 mod menus;
+mod moment;
 mod options;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod page;
@@ -145,9 +146,9 @@ struct App {
     /// `--lose-device-after` and the lost devices replaced (`device_loss.rs`).
     device_loss: device_loss::DeviceLoss,
     /// The HUD's practice notice ("state saved", `practice.rs`).
-    practice: practice::PracticeNotice,
+    practice: moment::Moment<&'static str>,
     /// The segment that ended last and when (the HUD shows its time against its best a moment).
-    last_segment: Option<(crate::timer::SegmentSplit, Instant)>,
+    last_segment: moment::Moment<crate::timer::SegmentSplit>,
     /// The overlay's numbers, refreshed a few times a second (`frame::STATS_REFRESH`).
     shown_stats: TelemetryStats,
     stats_at: Option<Instant>,

@@ -14,29 +14,13 @@
 use super::App;
 use super::session::Mode;
 use std::time::Duration;
-use web_time::Instant;
 
 /// The one practice slot's savestate name (LAB.md's NAME rule: `[A-Za-z0-9._-]`).
 pub(super) const SLOT: &str = "practice";
 
-/// How long the HUD says "state saved" / "state loaded".
-const NOTICE_FOR: Duration = Duration::from_millis(1500);
-
-/// The HUD's practice notice and when it was given.
-#[derive(Debug, Default)]
-pub(super) struct PracticeNotice(Option<(&'static str, Instant)>);
-
-impl PracticeNotice {
-    /// Show `text` from now.
-    fn say(&mut self, text: &'static str) {
-        self.0 = Some((text, Instant::now()));
-    }
-
-    /// The notice, while it shows.
-    pub fn text(&self) -> Option<&'static str> {
-        self.0.filter(|(_, at)| at.elapsed() < NOTICE_FOR).map(|(t, _)| t)
-    }
-}
+/// How long the HUD says "state saved" / "state loaded" (`App::practice`, a
+/// [`super::moment::Moment`]).
+pub(super) const NOTICE_FOR: Duration = Duration::from_millis(1500);
 
 impl App {
     /// Practice is on and usable now: the setting, a level being played, no race.
@@ -45,7 +29,7 @@ impl App {
             return false;
         }
         if !self.opts.save.settings().display.practice {
-            self.practice.say("savestates are off: Settings → Savestates");
+            self.practice.show("savestates are off: Settings → Savestates");
             return false;
         }
         true
@@ -62,7 +46,7 @@ impl App {
                 if let Some(r) = &mut self.recorder {
                     r.savestate(SLOT);
                 }
-                self.practice.say("state saved");
+                self.practice.show("state saved");
             }
             Err(e) => log::error!("savestate: {e}"),
         }
@@ -75,7 +59,7 @@ impl App {
             return;
         }
         if self.game.loadstate(SLOT).is_err() {
-            self.practice.say("no state saved yet");
+            self.practice.show("no state saved yet");
             return;
         }
         if let Some(r) = &mut self.recorder {
@@ -84,6 +68,6 @@ impl App {
         self.session.note_practice();
         // Its tick script no longer plays the run from the start: never a ghost.
         self.ghosts.drop_attempt();
-        self.practice.say("state loaded");
+        self.practice.show("state loaded");
     }
 }

@@ -12,13 +12,13 @@
 //! Clock: event loop (once a frame, [`App::hot_reload`], before the loop's frame).
 
 use super::App;
+use super::moment::Moment;
 use super::session::Mode;
 use super::watch::{Change, Target, Watcher, Which};
 use crate::level::Origin;
 use crate::ui::BrokenFile;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use web_time::Instant;
 
 /// How long the HUD says "reloaded NAME": 2 s of wall time, a choice (long enough to read two
 /// words, short enough to be gone before the next save).
@@ -37,8 +37,8 @@ pub struct HotReload {
     followed: Option<Origin>,
     /// The watcher could not start: not tried again every frame.
     failed: bool,
-    /// The HUD's "reloaded NAME" and since when.
-    notice: Option<(String, Instant)>,
+    /// The HUD's "reloaded NAME", for [`NOTICE_FOR`].
+    notice: Moment<String>,
     /// The files that do not load, by what they are.
     broken: Vec<(Which, BrokenFile)>,
     /// The same, as the banner takes them.
@@ -54,7 +54,7 @@ impl HotReload {
             watcher: None,
             followed: None,
             failed: false,
-            notice: None,
+            notice: Moment::new(NOTICE_FOR),
             broken: Vec::new(),
             banner: Vec::new(),
         }
@@ -62,7 +62,7 @@ impl HotReload {
 
     /// The HUD's notice, while it shows.
     pub fn notice(&self) -> Option<&str> {
-        self.notice.as_ref().filter(|(_, at)| at.elapsed() < NOTICE_FOR).map(|(text, _)| text.as_str())
+        self.notice.get().map(String::as_str)
     }
 
     /// The files that do not load, for the banner (empty: no banner).
@@ -86,7 +86,7 @@ impl HotReload {
     }
 
     fn say(&mut self, text: String) {
-        self.notice = Some((text, Instant::now()));
+        self.notice.show(text);
     }
 }
 

@@ -15,7 +15,7 @@ impl App {
         let rewound = self.game.totals().rewound_ticks;
         self.session.start_level(self.game.world(), self.wall_ns(), rewound);
         // The last level's goal split is not this level's.
-        self.last_segment = None;
+        self.last_segment.clear();
         let id = self.level_id();
         self.ghosts.start(&self.session.level_path, &id, &self.game, &self.opts.save);
     }
@@ -53,7 +53,8 @@ impl App {
     /// and keep that split, with its best before this run, for the HUD's moment.
     pub(super) fn observe_segments(&mut self) {
         let Some((end, ticks)) = self.session.observe_segments(self.game.world()) else { return };
-        self.last_segment = Some((self.segment_split(end, ticks), web_time::Instant::now()));
+        let split = self.segment_split(end, ticks);
+        self.last_segment.show(split);
     }
 
     /// A segment of the current level that ended at `end` in `ticks`, with the best of a

@@ -45,8 +45,9 @@ struct PlayArgs {
     /// Play this Tiled `.tmx` level instead of the first shipped level.
     #[arg(long, value_name = "PATH")]
     level: Option<PathBuf>,
-    /// Frame limiter, Hz: emulate a 30/60/144/240 Hz display where vsync does not pace (Xvfb).
-    #[arg(long, value_name = "HZ")]
+    /// Frame limiter, Hz (1 to 1000): emulate a 30/60/144/240 Hz display where vsync does not
+    /// pace (Xvfb).
+    #[arg(long, value_name = "HZ", value_parser = fps_cap_hz)]
     fps_cap: Option<f64>,
     /// Quit after this many seconds of wall time (scripted runs).
     #[arg(long, value_name = "SECONDS")]
@@ -193,13 +194,13 @@ enum Command {
         headless: bool,
         /// The window: quit after this many seconds (printing the summary line of the frame
         /// shown then).
-        #[arg(long, value_name = "S", value_parser = positive_seconds)]
+        #[arg(long, value_name = "S", value_parser = positive_seconds, conflicts_with_all = ["headless", "link"])]
         exit_after: Option<f64>,
-        /// The window: frame limiter, Hz (as the game's `--fps-cap`).
-        #[arg(long, value_name = "HZ")]
+        /// The window: frame limiter, Hz, 1 to 1000 (as the game's `--fps-cap`).
+        #[arg(long, value_name = "HZ", value_parser = fps_cap_hz, conflicts_with_all = ["headless", "link"])]
         fps_cap: Option<f64>,
         /// The window: the folder of the saved settings (volume, display) to use.
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["headless", "link"])]
         save_dir: Option<PathBuf>,
     },
     /// Run the signaling server races meet through (`--net ws://HOST:PORT/ROOM`) until
@@ -218,6 +219,13 @@ enum Command {
 /// stay. winit's events reach the log through `tracing`'s `log` feature, which the signaling
 /// server's crates turn on for every crate: winit's warnings about the X server (XSETTINGS, a
 /// display reported 0 mm wide) are left out as they were before it, its errors stay.
+/// `--fps-cap`'s value: a number of Hz [`ledge::time::FPS_CAP_HZ`] takes.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn fps_cap_hz(s: &str) -> Result<f64, String> {
+    let hz = s.trim().parse::<f64>().map_err(|_| format!("'{s}' is not a number of Hz"))?;
+    ledge::time::fps_cap(hz)
+}
+
 /// A flag's number of seconds: finite and not negative.
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -332,12 +340,6 @@ fn main() -> ExitCode {
         #[cfg(feature = "game")]
         None => {
             let cli = cli.play;
-            if let Some(hz) = cli.fps_cap {
-                if !(hz.is_finite() && hz > 0.0) {
-                    eprintln!("ledge: --fps-cap must be a positive number of Hz, got {hz}");
-                    return ExitCode::from(2);
-                }
-            }
             if let Some(s) = cli.exit_after {
                 if !(s.is_finite() && s >= 0.0) {
                     eprintln!("ledge: --exit-after must be a non-negative number of seconds, got {s}");
@@ -483,10 +485,6 @@ fn replay_window(
     fps_cap: Option<f64>,
     save_dir: Option<PathBuf>,
 ) -> ExitCode {
-    if let Some(hz) = fps_cap.filter(|hz| !(hz.is_finite() && *hz > 0.0)) {
-        eprintln!("ledge replay: --fps-cap must be a positive number of Hz, got {hz}");
-        return ExitCode::from(2);
-    }
     let src = match ledge::app::replay::ReplaySource::read(source) {
         Ok(s) => s,
         Err(e) => {
@@ -505,7 +503,7 @@ fn replay_window(
         replay: Some(src),
         ..Default::default()
     };
-    run_window(app)
+    run_window(app, "ledge replay:")
 }
 
 /// The save folder (`--save-dir`, else the OS folders), each problem with it one warning line.
@@ -518,13 +516,14 @@ fn open_save(dir: Option<&std::path::Path>) -> ledge::save::Store {
     save
 }
 
-/// Run the window for `app`: exit 0, or one line and exit 2 on an error.
+/// Run the window for `app`: exit 0, or one line after `prefix` (`ledge:`, `ledge replay:`)
+/// and exit 2 on an error.
 #[cfg(all(feature = "game", not(all(target_arch = "wasm32", target_os = "unknown"))))]
-fn run_window(app: ledge::app::AppOptions) -> ExitCode {
+fn run_window(app: ledge::app::AppOptions, prefix: &str) -> ExitCode {
     match ledge::app::run(app) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("ledge: {}", format!("{e:#}").replace('\n', " "));
+            eprintln!("{prefix} {}", format!("{e:#}").replace('\n', " "));
             ExitCode::from(2)
         }
     }
@@ -561,7 +560,7 @@ fn race_in_window(
         }),
         ..Default::default()
     };
-    run_window(app)
+    run_window(app, "ledge:")
 }
 
 /// `--shot`'s renderer: the off-screen [`ledge::render::Offscreen`], opened at the first shot

@@ -1,5 +1,6 @@
-//! Runs as links (`ledge replay`, issue #28): every level script of tests/levels survives the
-//! trip into a link and back and replays to the same state hash; level 1's finishing run fits
+//! Runs as links (`ledge replay`, issue #28): every level script of tests/levels, and every
+//! case of tests/cases/v2 (inline `map`s, whose `#` rows are tiles, not comments), survives
+//! the trip into a link and back and replays to the same state hash; level 1's finishing run fits
 //! in 2,048 characters; `ledge replay LINK --headless` prints the summary line; a bad link, a
 //! missing file and an edited level are refused in one line with exit status 2.
 //!
@@ -16,9 +17,9 @@ fn lab_hash(text: &str, dir: &std::path::Path) -> String {
     run_script(text, &options("run", dir, true)).unwrap_or_else(|e| panic!("{e}")).summary.state_hash
 }
 
-#[test]
-fn every_level_script_replays_from_its_link_to_the_same_hash() {
-    let dir = root().join("tests/levels");
+/// Every `.lab` in `folder` through a link and back: the same state hash; returns how many.
+fn round_trips(folder: &str) -> usize {
+    let dir = root().join(folder);
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -31,7 +32,19 @@ fn every_level_script_replays_from_its_link_to_the_same_hash() {
         assert_eq!(lab_hash(&back, root()), lab_hash(&text, &dir), "{}", path.display());
         n += 1;
     }
+    n
+}
+
+#[test]
+fn every_level_script_replays_from_its_link_to_the_same_hash() {
+    let n = round_trips("tests/levels");
     assert!(n >= 12, "{n} level scripts");
+}
+
+#[test]
+fn inline_maps_replay_from_their_links_to_the_same_hash() {
+    let n = round_trips("tests/cases/v2");
+    assert!(n >= 10, "{n} cases");
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! The replay window (`ledge replay FILE`) under Xvfb, as a viewer uses it: level 1's finishing
 //! run plays (the bar says so), Space pauses it (two screenshots apart in time are the same
 //! picture), → steps it a tick at a time, R held rewinds it, = twice plays it at 400 %, and at
-//! its end the window's exit line is `ledge replay --headless`'s, word for word. A bad link or
-//! file is one line and exit status 2, with no window.
+//! its end the window's exit line is `ledge replay --headless`'s, word for word; left alone it
+//! plays to that same end (the window's focus never reaches the replayed loop). A bad link or
+//! file, a script the lab refuses, a frame cap out of range and `--link` on a script that does
+//! not play are one line and exit status 2, with no window.
 //!
 //! `LEDGE_E2E_SHOT_DIR=DIR cargo test --test window_replay` keeps the paused screenshot
 //! (docs/img/replay-window.png).
@@ -31,9 +33,7 @@ fn a_run_plays_pauses_steps_rewinds_speeds_up_and_ends_on_the_headless_hash() {
     require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
     let _serial = serial();
     let scratch = Scratch::new("replay-window");
-    let headless = common::ledge().args(["replay", RUN, "--headless"]).output().expect("run ledge replay");
-    assert!(headless.status.success());
-    let want = String::from_utf8(headless.stdout).unwrap();
+    let want = headless_line(RUN);
     assert!(want.contains("level_complete=true"), "{want}");
 
     let x = Xvfb::start();
@@ -86,7 +86,40 @@ fn a_run_plays_pauses_steps_rewinds_speeds_up_and_ends_on_the_headless_hash() {
     assert!(status.is_some_and(|s| s.success()), "{status:?}{ctx}");
     let line =
         stdout.lines().find(|l| l.starts_with("ledge replay: ")).unwrap_or_else(|| panic!("no line{ctx}"));
-    assert_eq!(line, want.trim(), "the window ends where the headless replay does{ctx}");
+    assert_eq!(line, want, "the window ends where the headless replay does{ctx}");
+}
+
+/// What `ledge replay FILE --headless` prints for `file`.
+fn headless_line(file: &str) -> String {
+    let out = common::ledge().args(["replay", file, "--headless"]).output().expect("run ledge replay");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// Left alone, with the window's focus taken and given by the X server as it opens and the
+/// test focusing it, the run plays to its end unchanged: the window's focus never reaches the
+/// replayed loop (it once released the keys the script held at its start).
+#[test]
+fn left_alone_it_plays_to_the_headless_end() {
+    require_tools(&["Xvfb", "xdotool", "xwd", "convert"]);
+    let _serial = serial();
+    let scratch = Scratch::new("replay-alone");
+    let want = headless_line(RUN);
+    let x = Xvfb::start();
+    let save = scratch.path("save");
+    let mut game = x.game(
+        &scratch,
+        &["replay", RUN, "--fps-cap", "60", "--exit-after", "11.5", "--save-dir", save.to_str().unwrap()],
+    );
+    let win = x.wait_window(&mut game);
+    x.focus(&win);
+    let status = game.wait_for(Duration::from_secs(40));
+    let (_, stdout, stderr) = game.finish();
+    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(status.is_some_and(|s| s.success()), "{status:?}{ctx}");
+    let line =
+        stdout.lines().find(|l| l.starts_with("ledge replay: ")).unwrap_or_else(|| panic!("no line{ctx}"));
+    assert_eq!(line, want, "{ctx}");
 }
 
 #[test]
@@ -106,5 +139,17 @@ fn a_bad_link_or_missing_file_is_one_line_and_no_window() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains(":2:"), "names the line: {err}");
+    // A link is only made of a run that plays.
+    let out = common::ledge().args(["replay"]).arg(&bad).arg("--link").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), err.lines().count(), out.stdout.len()), (Some(2), 1, 0), "{err}");
     let _ = std::fs::remove_file(bad);
+    // A frame cap the pacer cannot keep (it once panicked at 1e-30 Hz and hung at 0.001 Hz).
+    for hz in ["1e-30", "0.001", "5000", "NaN"] {
+        let out =
+            common::ledge().args(["replay", RUN, "--fps-cap", hz]).env_remove("DISPLAY").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--fps-cap {hz}: {err}");
+        assert!(err.lines().next().is_some_and(|l| l.contains("1 to 1000")), "--fps-cap {hz}: {err}");
+    }
 }

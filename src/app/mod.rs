@@ -223,6 +223,10 @@ impl App {
     }
 
     fn push(&mut self, ev: InputEvent) {
+        // A replay's loop plays its script's input and nothing else.
+        if self.replay.is_some() {
+            return;
+        }
         if let Some(r) = &mut self.race {
             r.push(&mut self.game, ev);
             return;
@@ -288,7 +292,7 @@ impl App {
     /// Pause (from playing only).
     fn pause(&mut self) {
         if let Some(r) = &mut self.replay {
-            r.playback.toggle_pause(&mut self.game);
+            r.playback.pause();
             return;
         }
         // A race never pauses: the others race on, and a peer that stops answering is
@@ -436,6 +440,14 @@ impl ApplicationHandler for App {
             WindowEvent::Focused(focused) => {
                 log::debug!("window focus: {focused}");
                 let had_focus = std::mem::replace(&mut self.has_focus, focused);
+                // A replay's loop hears nothing of the window: losing a focus it had pauses
+                // the playback, as it pauses the game.
+                if let Some(r) = &mut self.replay {
+                    if !focused && had_focus {
+                        r.playback.pause();
+                    }
+                    return;
+                }
                 if focused {
                     self.push(InputEvent::FocusGained);
                 } else {
@@ -511,11 +523,8 @@ impl ApplicationHandler for App {
                 self.replay_pad(ev);
             }
             for m in menu.into_iter().filter(|_| playing) {
-                // Select leaves "watch every attempt" (the replay window alone quits with Q).
-                if m == crate::input::gamepad::PadMenu::Select
-                    && self.replay.as_ref().is_some_and(|r| r.watching())
-                {
-                    self.leave_watch();
+                if self.replay.is_some() {
+                    self.replay_pad_menu(m);
                     continue;
                 }
                 if let Some(command) = commands::pad_command(m, self.session.mode) {

@@ -45,35 +45,7 @@ use winit::event::KeyEvent;
 use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{KeyCode, PhysicalKey};
 
-/// The run a replay window opens: a script's text, its name for messages and the bar, and the
-/// folder its relative level path is read from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReplaySource {
-    /// The script (a recording, a ghost, a race's record, any lab script).
-    pub text: String,
-    /// Its file, or `link` for one from a link.
-    pub name: String,
-    /// Where relative `level` paths are tried first.
-    pub dir: PathBuf,
-}
-
-impl ReplaySource {
-    /// The run at `source`: a link holding `#run=` ([`link::decode`]) or a file.
-    ///
-    /// # Errors
-    /// One line: the bad link, or the file that cannot be read (missing, too big, not text).
-    pub fn read(source: &str) -> Result<ReplaySource, String> {
-        if link::is_link(source) {
-            let text = link::decode(source).map_err(|e| e.to_string())?;
-            return Ok(ReplaySource { text, name: "link".into(), dir: PathBuf::from(".") });
-        }
-        let path = Path::new(source);
-        let text = crate::read_limit::read_text_at_most(path, crate::lab::script::MAX_SCRIPT_BYTES)
-            .map_err(|e| format!("{}: {e}", crate::printable::escape(source)))?;
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        Ok(ReplaySource { text, name: source.to_owned(), dir: dir.to_path_buf() })
-    }
-}
+pub use crate::lab::replay_cli::ReplaySource;
 
 /// A replay window's playback and what it keeps between frames.
 #[derive(Debug)]
@@ -108,7 +80,7 @@ impl Replaying {
             summary_only: true,
             force: false,
         };
-        let (playback, lp) = Playback::open(&src.text, &opts).map_err(|e| anyhow::anyhow!("replay {e}"))?;
+        let (playback, lp) = Playback::open(&src.text, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
         let title =
             Path::new(&src.name).file_name().map_or(src.name.clone(), |n| n.to_string_lossy().into_owned());
         let r = Replaying {
@@ -188,6 +160,21 @@ impl App {
             r.draw_extras(&self.game);
         }
         true
+    }
+
+    /// A pad's menu button in the replay window: Start pauses or plays, Select leaves "watch
+    /// every attempt" (the replay window alone quits with Q).
+    pub(super) fn replay_pad_menu(&mut self, m: crate::input::gamepad::PadMenu) {
+        use crate::input::gamepad::PadMenu;
+        match m {
+            PadMenu::Start => {
+                if let Some(r) = &mut self.replay {
+                    r.playback.toggle_pause(&mut self.game);
+                }
+            }
+            PadMenu::Select => self.leave_watch(),
+            PadMenu::Practice(_) => {}
+        }
     }
 
     /// A pad's game edge in the replay window (see the module docs).

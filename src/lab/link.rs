@@ -4,15 +4,19 @@
 //! its `level PATH sha256=HEX` line names the level's content, so an edited level refuses it in
 //! one line, as it refuses the recording.
 //!
-//! Encoding: the script's lines without comments and blank lines, raw DEFLATE (RFC 1951, level
-//! 9, `flate2`), then base64url without padding (RFC 4648 §5, `base64`): only characters a URL
-//! fragment keeps as they are. Decoding refuses anything else in one line, and inflates at most
+//! Encoding: the script's lines without comments and blank lines (an inline `map`'s rows kept
+//! exactly: `#` is a solid tile there), its `level` path made relative to the game's folder
+//! when it lies in it (a recording names the absolute path it was played from, which another
+//! machine or the page does not have), raw DEFLATE (RFC 1951, level 9, `flate2`), then
+//! base64url without padding (RFC 4648 §5, `base64`): only characters a URL fragment keeps as
+//! they are. Decoding refuses anything else in one line, and inflates at most
 //! [`MAX_SCRIPT_BYTES`] (a small link cannot expand into an out-of-memory).
 //!
 //! Clock: none.
 
 use base64::Engine as _;
 use std::io::{Read as _, Write as _};
+use std::path::Path;
 
 /// The most a link's run may inflate to, bytes: a link is for one run of a few kilobytes
 /// (level 1's finishing run is about 2.6 KB of script), so 1 MiB is room for any and stops a
@@ -39,24 +43,63 @@ pub enum LinkError {
     NotText,
 }
 
-/// The script's lines a link keeps: all but comments (`#…`) and blank lines, each ending in a
-/// newline.
+/// The script's lines a link keeps, each ending in a newline: every line without its comment
+/// (`#` to the end of the line, as the parser reads it) and without blank lines, but the rows
+/// of an inline `map` … `end` exactly as written (there `#` is a solid tile and a row of spaces
+/// is a row).
 pub fn strip(text: &str) -> String {
-    text.lines().map(str::trim_end).filter(|l| !l.is_empty() && !l.trim_start().starts_with('#')).fold(
-        String::new(),
-        |mut s, l| {
-            s.push_str(l);
-            s.push('\n');
-            s
-        },
-    )
+    let mut out = String::new();
+    let mut in_map = false;
+    for raw in text.lines() {
+        if in_map {
+            out.push_str(raw.trim_end_matches('\r'));
+            out.push('\n');
+            in_map = raw.trim() != "end";
+            continue;
+        }
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        out.push_str(content);
+        out.push('\n');
+        in_map = content == "map";
+    }
+    out
 }
 
-/// The fragment's run for `text` (a lab script): [`strip`]ped, deflated, base64url.
+/// `text` with its `level PATH` line's absolute PATH made relative to `root` when it lies
+/// under it (a script's relative paths are read from the game's folder too); anything else
+/// as it is.
+pub fn portable(text: &str, root: &Path) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let rel = line.strip_prefix("level ").and_then(|rest| {
+            let (path, hash) = match rest.rsplit_once(' ') {
+                Some((p, h)) if h.starts_with("sha256=") => (p, Some(h)),
+                _ => (rest, None),
+            };
+            let rel = Path::new(path).strip_prefix(root).ok()?.to_str()?.to_owned();
+            Some(hash.map_or(format!("level {rel}"), |h| format!("level {rel} {h}")))
+        });
+        out.push_str(rel.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// The fragment's run for `text` (a lab script): [`strip`]ped, made [`portable`] (the game's
+/// folder: the one holding `assets/`), deflated, base64url.
 pub fn encode(text: &str) -> String {
+    let stripped = strip(text);
+    let root = crate::assets::assets_dir().ok().and_then(|a| a.parent().map(Path::to_path_buf));
+    let run = match root.filter(|r| r.is_absolute()) {
+        Some(root) => portable(&stripped, &root),
+        None => stripped,
+    };
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     // Writing to a Vec cannot fail.
-    let _ = z.write_all(strip(text).as_bytes());
+    let _ = z.write_all(run.as_bytes());
     let bytes = z.finish().unwrap_or_default();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
@@ -67,9 +110,9 @@ pub fn link(text: &str) -> String {
 }
 
 /// Whether `source` (a command-line argument) is a link rather than a file name: it holds
-/// `#run=`.
+/// `#run=` and names no file (a file may have `#run=` in its name).
 pub fn is_link(source: &str) -> bool {
-    source.contains("#run=")
+    source.contains("#run=") && !crate::read_limit::is_file(Path::new(source))
 }
 
 /// The script a link holds. `link` is a whole link (anything up to and including `#run=` is
@@ -124,5 +167,25 @@ mod tests {
         for e in [LinkError::TooBig, LinkError::NotText, LinkError::Base64("x".into())] {
             assert!(!e.to_string().contains('\n'));
         }
+    }
+
+    #[test]
+    fn an_inline_maps_rows_travel_exactly_and_comments_do_not() {
+        let text = "map  # the map\n....\n  ##\n    \n#####\nend\npress right # go\nframe 16.6\n";
+        assert_eq!(strip(text), "map\n....\n  ##\n    \n#####\nend\npress right\nframe 16.6\n");
+        let back = decode(&link(text)).unwrap();
+        let (a, b) = (crate::lab::script::parse(text).unwrap(), crate::lab::script::parse(&back).unwrap());
+        assert_eq!(a.level, b.level, "the same rows, from the same line");
+    }
+
+    #[test]
+    fn a_level_inside_the_games_folder_is_named_from_it() {
+        let root = Path::new("/home/p/ledge");
+        let text =
+            "level /home/p/ledge/assets/levels/level1.tmx sha256=ab\nlevel /elsewhere/x.tmx\nframe 1\n";
+        assert_eq!(
+            portable(text, root),
+            "level assets/levels/level1.tmx sha256=ab\nlevel /elsewhere/x.tmx\nframe 1\n"
+        );
     }
 }

@@ -281,6 +281,11 @@ impl Playback {
         self.paused = !self.paused;
     }
 
+    /// Pause (the window lost its focus); nothing when paused already.
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
     /// Back to the first frame, playing.
     pub fn restart(&mut self, lp: &mut Loop) {
         self.seek(lp, 0);

@@ -393,8 +393,8 @@ impl Settings {
             }
         }
         let cap = self.display.fps_cap;
-        if !(cap.is_finite() && cap >= 0.0) {
-            return Err(format!("display.fps_cap = {cap}: must be 0 (no cap) or a positive number of Hz"));
+        if cap != 0.0 && crate::time::fps_cap(cap).is_err() {
+            return Err(format!("display.fps_cap = {cap}: must be 0 (no cap) or 1 to 1000 Hz"));
         }
         for (device, b) in [("keyboard", &self.keys.keyboard), ("pad", &self.keys.pad)] {
             if let Some((a, _)) = b.iter().find(|(_, ks)| ks.iter().any(|k| k.trim().is_empty())) {

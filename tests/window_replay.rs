@@ -80,13 +80,20 @@ fn a_run_plays_pauses_steps_rewinds_speeds_up_and_ends_on_the_headless_hash() {
     }
     // 400 %, play: the rest of the run's ten seconds in under three.
     x.xdo(&["key", "equal", "equal", "space"]);
+    let (line, ctx) = exit_line(game);
+    assert_eq!(line, want, "the window ends where the headless replay does{ctx}");
+}
+
+/// The replay window's exit line, once it has exited by itself with status 0 (within 40 s),
+/// and a context string (its stdout and stderr) for assertion messages.
+fn exit_line(mut game: common::proc::Proc) -> (String, String) {
     let status = game.wait_for(Duration::from_secs(40));
     let (_, stdout, stderr) = game.finish();
     let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
     assert!(status.is_some_and(|s| s.success()), "{status:?}{ctx}");
     let line =
         stdout.lines().find(|l| l.starts_with("ledge replay: ")).unwrap_or_else(|| panic!("no line{ctx}"));
-    assert_eq!(line, want, "the window ends where the headless replay does{ctx}");
+    (line.to_owned(), ctx)
 }
 
 /// What `ledge replay FILE --headless` prints for `file`.
@@ -113,12 +120,7 @@ fn left_alone_it_plays_to_the_headless_end() {
     );
     let win = x.wait_window(&mut game);
     x.focus(&win);
-    let status = game.wait_for(Duration::from_secs(40));
-    let (_, stdout, stderr) = game.finish();
-    let ctx = format!("\nstdout: {stdout}\nstderr: {stderr}");
-    assert!(status.is_some_and(|s| s.success()), "{status:?}{ctx}");
-    let line =
-        stdout.lines().find(|l| l.starts_with("ledge replay: ")).unwrap_or_else(|| panic!("no line{ctx}"));
+    let (line, ctx) = exit_line(game);
     assert_eq!(line, want, "{ctx}");
 }
 

@@ -5,7 +5,7 @@
 //!
 //! The `game` feature (on by default) adds the window and GPU layers, `render` and `app`, and
 //! input's keyboard and gamepad adapters, and `audio` (kira); without it the crate links no wgpu,
-//! winit, gilrs, glyphon, kira or ALSA.
+//! winit, gilrs, ab_glyph, kira or ALSA.
 //!
 //! Built for wasm32-unknown-unknown with `game` (`scripts/web`), `app::web` is the browser's
 //! entry: the page, its files ([`preloaded`]), `localStorage` saves and the lab in the page.

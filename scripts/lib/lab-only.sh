@@ -1,7 +1,7 @@
 # Sourced by scripts/test and scripts/determinism: the lab-only x86-64 build, once.
 # (Not a command: `source scripts/lib/lab-only.sh`, then `build_lab_only ROOT`.)
 #
-# build_lab_only ROOT: `cargo build --no-default-features` (no wgpu, winit, gilrs, glyphon,
+# build_lab_only ROOT: `cargo build --no-default-features` (no wgpu, winit, gilrs, ab_glyph,
 # kira, cpal, alsa) in ROOT's own target dir ($CARGO_TARGET_DIR or ROOT/target), and a copy of
 # that `ledge` at ROOT/target/lab-only/debug/ledge, where labcheck and scripts/determinism run
 # it. Its exit status is cargo's (or cp's).

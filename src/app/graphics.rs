@@ -100,7 +100,6 @@ impl Graphics {
         self.gpu.ctx.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
         self.gpu.present(frame);
-        self.renderer.trim();
     }
 
     /// Clear `frame` to the letterbox colour and present it, nothing else (the page's `?bare`).

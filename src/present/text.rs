@@ -1,22 +1,22 @@
 //! Text as plain data: [`TextItem`]s (what to write, where, how big, which colour) and the
 //! monospace metrics that let the pure UI code size its panels without shaping anything.
 //!
-//! Clock: render frame. Built by `ui`, drawn by `render::text` (glyphon) with the shipped
+//! Clock: render frame. Built by `ui`, drawn by `render::text` with the shipped
 //! font, DejaVu Sans Mono: its advance ([`MONO_ADVANCE_EM`]) is fixed, so a line's width is
-//! known from its character count ([`mono_width`]; a test in `render::text` shapes text with
-//! the font to keep this true).
+//! known from its character count ([`mono_width`]; a test in `render::glyphs` reads the advance
+//! from the font to keep this true). `render::text` lays text out with the same formula.
 
-/// Advance width of one DejaVu Sans Mono character, in ems (1233 of 2048 font units). With
-/// metrics hinting each advance is rounded to whole pixels, so a line of `n` characters at
-/// `size` px is `n * round(size * MONO_ADVANCE_EM)` px wide ([`mono_width`]). A test shapes
-/// text with the shipped font to keep this true.
+/// Advance width of one DejaVu Sans Mono character, in ems (1233 of 2048 font units). Each
+/// advance is rounded to whole pixels, so a line of `n` characters at
+/// `size` px is `n * round(size * MONO_ADVANCE_EM)` px wide ([`mono_width`]). A test reads the
+/// advance from the shipped font to keep this true.
 pub const MONO_ADVANCE_EM: f32 = 1233.0 / 2048.0;
 
 /// Line height as a multiple of the font size (the distance between baselines of a
 /// multi-line [`TextItem`]).
 pub const LINE_HEIGHT: f32 = 1.25;
 
-/// Width in pixels of `chars` characters at `size` px: the hinted advance (whole pixels, at
+/// Width in pixels of `chars` characters at `size` px: the rounded advance (whole pixels, at
 /// least 1) times the count.
 pub fn mono_width(chars: usize, size: f32) -> f32 {
     chars as f32 * (size * MONO_ADVANCE_EM).round().max(1.0)

@@ -1,4 +1,4 @@
-//! The GPU layer: wgpu and glyphon, and nothing that decides what a frame shows.
+//! The GPU layer: wgpu and the font rasteriser, and nothing that decides what a frame shows.
 //!
 //! Clock: render frame (the display's rate). It draws what the pure layers describe — the
 //! loop's [`crate::present::view::FrameView`] (as `present::instances` builds it) and the UI's
@@ -9,13 +9,15 @@
 //!   alpha-blended sprite pipelines;
 //! - [`composite`]: the world's art-resolution images and the pass that scales them onto the
 //!   window;
-//! - [`text`]: glyphon with the shipped font;
+//! - [`glyphs`]: the shipped font rasterised into a coverage atlas (CPU);
+//! - [`text`]: text laid out in that font and drawn from the atlas;
 //! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
 //!   and for off-screen capture alike;
 //! - `offscreen`: `Offscreen`, a headless context that renders and reads images back (not in
 //!   the browser build, which cannot block on a readback).
 
 pub mod composite;
+pub mod glyphs;
 pub mod gpu;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod offscreen;

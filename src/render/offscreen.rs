@@ -102,7 +102,6 @@ impl Offscreen {
             size,
         );
         self.ctx.queue.submit([encoder.finish()]);
-        self.renderer.trim();
 
         let (tx, rx) = std::sync::mpsc::channel();
         readback.slice(..).map_async(wgpu::MapMode::Read, move |r| {

@@ -19,7 +19,7 @@
 //! 3. the window pass: clear the target to the letterbox colour; in the letterboxed viewport
 //!    ([`letterbox`]) the composite puts the world over the sky, scaled, the world shifted by
 //!    the camera's sub-pixel remainder; then, when the UI has something to draw, over the whole
-//!    target, the UI's quads **alpha-blended** and its text (glyphon, blended).
+//!    target, the UI's quads **alpha-blended** and its text (blended).
 //!
 //! The window (`app`) submits the encoder and presents; [`super::offscreen::Offscreen`] adds a
 //! copy into a readback buffer first. Nothing here writes the world.
@@ -45,7 +45,7 @@ const WORLD_CAPACITY: usize = 1024;
 const SCREEN_CAPACITY: usize = 1024;
 
 /// Sprites and text for targets of one format: the pipelines, the world and screen-space
-/// instance lists, and glyphon.
+/// instance lists, and the text renderer.
 #[derive(Debug)]
 pub struct Renderer {
     sprites: SpritePipeline,
@@ -166,11 +166,6 @@ impl Renderer {
         let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
         drop(begin_pass(&mut encoder, target, "bare pass", clear));
         encoder
-    }
-
-    /// Drop glyphs no longer used from the text atlas; call once per frame after submitting.
-    pub fn trim(&mut self) {
-        self.text.trim();
     }
 
     /// World instances drawn last frame.

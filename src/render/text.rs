@@ -1,129 +1,95 @@
-//! Text on screen: a small wrapper around [glyphon] (cosmic-text shaping, swash rasterising,
-//! an etagere-packed glyph atlas, one instanced draw).
+//! Text on screen: [`TextItem`]s laid out in the shipped monospace font, their glyphs cut
+//! from the coverage atlas [`super::glyphs`] rasterises, one instanced draw
+//! (`shaders/text.wgsl`).
 //!
-//! Clock: render frame. [`TextRenderer::prepare`] shapes and uploads this frame's
+//! Clock: render frame. [`TextRenderer::prepare`] lays out and uploads this frame's
 //! [`TextItem`]s; [`TextRenderer::draw`] records them into a render pass that is already open
-//! (the overlay pass, after the world and the overlay's quads).
+//! (the window pass, after the composite and the UI's quads).
 //!
-//! # Why glyphon and not egui
+//! # Why not egui
 //!
 //! Ledge needs a few lines of text (HUD, pause and end screens, the F3 telemetry overlay) and
-//! some bar graphs; it has no widgets, no layout and no mouse interaction. glyphon does only
-//! text, plugs straight into an open `wgpu::RenderPass` on the same wgpu version (30), and
-//! costs one pipeline and one draw call. The graphs and the panels behind the text are
-//! solid-colour quads drawn by the sprite renderer Ledge already has (`FLAG_SOLID` in
-//! `shaders/sprite.wgsl`, screen-space camera in [`super::pipeline`]), so an immediate-mode
-//! GUI (egui + egui-wgpu + egui-winit: its own input routing, tessellator, fonts, and a
-//! second event consumer beside the game's latch) would be a lot of machinery for what amounts
-//! to text.
+//! some bar graphs; it has no widgets, no layout and no mouse interaction. The graphs and the
+//! panels behind the text are solid-colour quads drawn by the sprite renderer Ledge already
+//! has (`FLAG_SOLID` in `shaders/sprite.wgsl`, screen-space camera in [`super::pipeline`]), so
+//! an immediate-mode GUI (egui + egui-wgpu + egui-winit: its own input routing, tessellator,
+//! fonts, and a second event consumer beside the game's latch) would be a lot of machinery
+//! for what amounts to text.
 //!
-//! # Fonts
+//! # Layout
 //!
-//! One font, shipped in `assets/fonts/` ([`FONT_PATH`], DejaVu Sans Mono, Bitstream Vera
-//! licence, see `assets/fonts/README.md`), loaded into a font database of its own. System fonts
-//! are never read, so a fresh machine with no fonts installed draws the same text, and the
-//! monospace advance (`present::text::MONO_ADVANCE_EM`) lets the pure overlay code size its panels
-//! without shaping anything.
-//!
-//! # Crispness
-//!
-//! Sizes and positions are window (physical) pixels. Each item's top-left is rounded to a whole
-//! pixel and metrics hinting snaps glyph advances to whole pixels, so text stays sharp at any
+//! One font ([`FONT_PATH`], DejaVu Sans Mono, Bitstream Vera licence, see
+//! `assets/fonts/README.md`). Its advance is fixed, so character `i` of a line starts
+//! `i * round(size * MONO_ADVANCE_EM)` px from the line's left edge ([`mono_width`]: the pure
+//! UI code sizes its panels with the same formula), lines are `round(size * LINE_HEIGHT)` px
+//! apart, and each item's left edge and baselines are whole pixels, so text stays sharp at any
 //! size; the overlay picks sizes as multiples of the view's integer scale (16 px at 2x).
 
+use super::glyphs::{ATLAS_SIZE, Font, GlyphAtlas, Placed};
+pub use super::glyphs::{FONT_PATH, TextError};
 use super::gpu::GpuContext;
-use crate::present::text::{Align, LINE_HEIGHT, TextItem};
-use glyphon::cosmic_text::Hinting;
-use glyphon::{
-    Attrs, Buffer, Cache, Color, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache, TextArea,
-    TextAtlas, TextBounds, Viewport,
-};
-use std::path::PathBuf;
+use crate::present::instances::srgb_to_linear;
+use crate::present::text::{Align, LINE_HEIGHT, TextItem, mono_width};
 
-/// The font file, relative to the assets folder (see [`crate::assets::assets_dir`]).
-pub const FONT_PATH: &str = "fonts/DejaVuSansMono.ttf";
-
-/// Drawn width of a laid-out line, pixels: the right edge of its last glyph. (cosmic-text's
-/// `line_w` sums the unhinted advances; with hinting the glyphs sit on rounded positions.)
-fn run_width(run: &glyphon::LayoutRun<'_>) -> f32 {
-    run.glyphs.iter().map(|g| g.x + g.w).fold(0.0, f32::max)
+/// The target's size as `shaders/text.wgsl` reads it (bind group 0, binding 0); 16 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct TextUniform {
+    /// Target width and height, window pixels.
+    pub size: [f32; 2],
+    /// Padding to 16 bytes.
+    pub _pad: [f32; 2],
 }
 
-/// Why text could not start or draw.
-#[derive(Debug, thiserror::Error)]
-pub enum TextError {
-    /// The assets folder could not be found.
-    #[error("{0}")]
-    Assets(#[from] crate::assets::AssetError),
-    /// The font file could not be read.
-    #[error("{path}: {source}")]
-    FontIo {
-        /// The font file.
-        path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
-    },
-    /// The file was read but holds no font face fontdb can parse.
-    #[error("{0}: not a font file (no face found)")]
-    NotAFont(PathBuf),
+/// One glyph quad as `shaders/text.wgsl` reads it (vertex buffer 0, one per instance); 40 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GlyphInstance {
+    /// Top-left, window pixels (whole).
+    pub pos: [f32; 2],
+    /// Width and height, pixels: the glyph's bitmap.
+    pub size: [f32; 2],
+    /// The bitmap's top-left texel in the atlas.
+    pub texel: [f32; 2],
+    /// Colour in the target's encoding (linear for an sRGB target), straight alpha 0..1.
+    pub color: [f32; 4],
 }
 
-/// A shaped buffer kept from one frame to the next, reshaped only when its text or size
-/// changes (most HUD lines change a few times a second at most).
-struct Slot {
-    buffer: Buffer,
-    text: String,
-    size: f32,
-    /// Width of the widest line, pixels, after shaping.
-    width: f32,
-}
+/// Glyph instances the buffer holds before it first grows (a full F3 overlay is about 600).
+const INITIAL_CAPACITY: usize = 1024;
 
-/// glyphon's pieces for one target format: font system, glyph cache and atlas, viewport,
-/// renderer, and the shaped buffers reused between frames.
+/// The font, its atlas on the CPU and the GPU, the pipeline, and this frame's glyph quads.
 pub struct TextRenderer {
-    font_system: FontSystem,
-    swash: SwashCache,
-    atlas: TextAtlas,
-    viewport: Viewport,
-    renderer: glyphon::TextRenderer,
-    family: String,
-    slots: Vec<Slot>,
-    /// Items prepared this frame (draw order).
-    prepared: usize,
+    font: Font,
+    glyphs: GlyphAtlas,
+    atlas: wgpu::Texture,
+    uniform: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    pipeline: wgpu::RenderPipeline,
+    instances: wgpu::Buffer,
+    capacity: usize,
+    /// This frame's quads (kept to reuse the allocation).
+    quads: Vec<GlyphInstance>,
+    /// Whether the target stores sRGB (colours are converted to linear for it).
+    srgb_target: bool,
 }
 
 impl std::fmt::Debug for TextRenderer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TextRenderer")
-            .field("family", &self.family)
-            .field("slots", &self.slots.len())
-            .field("prepared", &self.prepared)
+            .field("glyphs", &self.glyphs.len())
+            .field("quads", &self.quads.len())
             .finish_non_exhaustive()
     }
 }
 
-/// A font system holding only the shipped font (no system fonts), and its family name.
-///
-/// # Errors
-/// No assets folder, the font file unreadable, or not a font.
-pub fn load_font_system() -> Result<(FontSystem, String), TextError> {
-    let path = crate::assets::assets_dir()?.join(FONT_PATH);
-    // 16 MiB: the shipped DejaVu Sans Mono is 340 KB.
-    let data = crate::read_limit::read_file_at_most(&path, 16 << 20)
-        .map_err(|source| TextError::FontIo { path: path.clone(), source })?;
-    let mut db = glyphon::fontdb::Database::new();
-    db.load_font_data(data);
-    let family = db
-        .faces()
-        .next()
-        .and_then(|f| f.families.first().map(|(name, _)| name.clone()))
-        .ok_or_else(|| TextError::NotAFont(path.clone()))?;
-    db.set_monospace_family(family.clone());
-    db.set_sans_serif_family(family.clone());
-    db.set_serif_family(family.clone());
-    // The locale only steers fallback choices; there is one font, so a fixed one is fine.
-    let fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    Ok((fs, family))
+fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("glyph instances"),
+        size: (capacity * std::mem::size_of::<GlyphInstance>()) as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
 }
 
 impl TextRenderer {
@@ -133,142 +99,216 @@ impl TextRenderer {
     /// # Errors
     /// The assets folder or the font cannot be found or parsed ([`TextError`]).
     pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Result<Self, TextError> {
-        let (font_system, family) = load_font_system()?;
-        let cache = Cache::new(&ctx.device);
-        let viewport = Viewport::new(&ctx.device, &cache);
-        let mut atlas = TextAtlas::new(&ctx.device, &ctx.queue, &cache, format);
-        let renderer =
-            glyphon::TextRenderer::new(&mut atlas, &ctx.device, wgpu::MultisampleState::default(), None);
+        let font = Font::load()?;
+        let device = &ctx.device;
+        let atlas = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("glyph atlas (coverage)"),
+            size: wgpu::Extent3d { width: ATLAS_SIZE, height: ATLAS_SIZE, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let atlas_view = atlas.create_view(&wgpu::TextureViewDescriptor::default());
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("text uniform"),
+            size: std::mem::size_of::<TextUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("text bind group layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<TextUniform>() as u64),
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("text bind group"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&atlas_view),
+                },
+            ],
+        });
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("text.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/text.wgsl").into()),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("text pipeline layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let attributes =
+            wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x4];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("text pipeline"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<GlyphInstance>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &attributes,
+                })],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         Ok(Self {
-            font_system,
-            swash: SwashCache::new(),
+            font,
+            glyphs: GlyphAtlas::new(),
             atlas,
-            viewport,
-            renderer,
-            family,
-            slots: Vec::new(),
-            prepared: 0,
+            uniform,
+            bind_group,
+            pipeline,
+            instances: instance_buffer(device, INITIAL_CAPACITY),
+            capacity: INITIAL_CAPACITY,
+            quads: Vec::with_capacity(INITIAL_CAPACITY),
+            srgb_target: format.is_srgb(),
         })
     }
 
-    /// Shape `text` at `size` px into a slot (reusing its buffer) and return its widest line.
-    fn shape(&mut self, i: usize, text: &str, size: f32) -> f32 {
-        let metrics = Metrics::new(size, (size * LINE_HEIGHT).round());
-        if i == self.slots.len() {
-            let mut buffer = Buffer::new(&mut self.font_system, metrics);
-            buffer.set_hinting(Hinting::Enabled);
-            self.slots.push(Slot { buffer, text: String::new(), size: f32::NAN, width: 0.0 });
-        }
-        let slot = &mut self.slots[i];
-        if slot.text != text || slot.size != size {
-            slot.buffer.set_metrics_and_size(metrics, None, None);
-            slot.buffer.set_text(
-                text,
-                &Attrs::new().family(Family::Name(&self.family)),
-                Shaping::Advanced,
-                None,
-            );
-            slot.buffer.shape_until_scroll(&mut self.font_system, false);
-            slot.width = slot.buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max);
-            slot.text.clear();
-            slot.text.push_str(text);
-            slot.size = size;
-        }
-        slot.width
-    }
-
-    /// Shape and upload `items` for a target of `size` (width, height) window pixels. Call
-    /// once per frame before [`TextRenderer::draw`]; an empty slice draws nothing. Items are
-    /// drawn in order (later ones on top where they overlap).
-    pub fn prepare(&mut self, ctx: &GpuContext, size: (u32, u32), items: &[TextItem]) {
-        self.viewport.update(&ctx.queue, Resolution { width: size.0, height: size.1 });
-        let mut lefts = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let width = self.shape(i, &item.text, item.size);
+    /// This frame's quads for `items`, or the first glyph that did not fit the atlas.
+    fn lay_out(&mut self, items: &[TextItem]) -> Result<(), super::glyphs::AtlasFull> {
+        self.quads.clear();
+        for item in items {
+            let line_height = (item.size * LINE_HEIGHT).round();
+            let advance = mono_width(1, item.size);
+            let widest = item.text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            let width = mono_width(widest, item.size);
             let left = match item.align {
                 Align::Left => item.x,
                 Align::Center => item.x - width * 0.5,
                 Align::Right => item.x - width,
-            };
-            lefts.push(left.round());
-        }
-        self.prepared = items.len();
-        let bounds = TextBounds {
-            left: 0,
-            top: 0,
-            right: i32::try_from(size.0).unwrap_or(i32::MAX),
-            bottom: i32::try_from(size.1).unwrap_or(i32::MAX),
-        };
-        let areas = items.iter().zip(&self.slots).zip(&lefts).map(|((item, slot), &left)| {
-            let [r, g, b, a] = item.color;
-            TextArea {
-                buffer: &slot.buffer,
-                left,
-                top: item.y.round(),
-                scale: 1.0,
-                bounds,
-                default_color: Color::rgba(r, g, b, a),
-                custom_glyphs: &[],
             }
-        });
-        if let Err(e) = self.renderer.prepare(
-            &ctx.device,
-            &ctx.queue,
-            &mut self.font_system,
-            &mut self.atlas,
-            &self.viewport,
-            areas,
-            &mut self.swash,
-        ) {
-            log::error!("text: cannot prepare this frame's text: {e}");
-            self.prepared = 0;
+            .round();
+            let baseline = item.y.round() + self.font.baseline(item.size, line_height);
+            let [r, g, b, a] = item.color;
+            let channel =
+                |c: u8| if self.srgb_target { srgb_to_linear(c) as f32 } else { f32::from(c) / 255.0 };
+            let color = [channel(r), channel(g), channel(b), f32::from(a) / 255.0];
+            for (row, line) in item.text.lines().enumerate() {
+                let y = baseline + row as f32 * line_height;
+                for (col, c) in line.chars().enumerate() {
+                    let Some(Placed { offset, size, texel }) = self.glyphs.glyph(&self.font, c, item.size)?
+                    else {
+                        continue;
+                    };
+                    let x = left + col as f32 * advance;
+                    self.quads.push(GlyphInstance {
+                        pos: [x + offset[0] as f32, y + offset[1] as f32],
+                        size: [size[0] as f32, size[1] as f32],
+                        texel: [texel[0] as f32, texel[1] as f32],
+                        color,
+                    });
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// Lay out and upload `items` for a target of `size` (width, height) window pixels. Call
+    /// once per frame before [`TextRenderer::draw`]; an empty slice draws nothing. Items are
+    /// drawn in order (later ones on top where they overlap).
+    pub fn prepare(&mut self, ctx: &GpuContext, size: (u32, u32), items: &[TextItem]) {
+        if self.lay_out(items).is_err() {
+            // The atlas is full of glyphs from earlier sizes: start it again with this frame's.
+            self.glyphs.clear();
+            if self.lay_out(items).is_err() {
+                log::warn!(
+                    "text: this frame's glyphs do not fit a {ATLAS_SIZE}-texel atlas; some are not drawn"
+                );
+            }
+        }
+        for up in self.glyphs.take_uploads() {
+            ctx.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.atlas,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x: up.texel[0], y: up.texel[1], z: 0 },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &up.coverage,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(up.size[0]),
+                    rows_per_image: None,
+                },
+                wgpu::Extent3d { width: up.size[0], height: up.size[1], depth_or_array_layers: 1 },
+            );
+        }
+        if self.quads.is_empty() {
+            return;
+        }
+        if self.quads.len() > self.capacity {
+            self.capacity = self.quads.len().next_power_of_two();
+            self.instances = instance_buffer(&ctx.device, self.capacity);
+        }
+        let uniform = TextUniform { size: [size.0.max(1) as f32, size.1.max(1) as f32], _pad: [0.0; 2] };
+        ctx.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.quads));
     }
 
     /// Record the prepared text into `pass` (one draw). The pass's target must have the
     /// format given to [`TextRenderer::new`] and the size given to
     /// [`TextRenderer::prepare`].
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
-        if self.prepared == 0 {
+        if self.quads.is_empty() {
             return;
         }
-        if let Err(e) = self.renderer.render(&self.atlas, &self.viewport, pass) {
-            log::error!("text: cannot draw this frame's text: {e}");
-        }
-    }
-
-    /// Drop glyphs no longer used from the atlas; call once per frame after submitting.
-    pub fn trim(&mut self) {
-        self.atlas.trim();
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        pass.set_vertex_buffer(0, self.instances.slice(..));
+        pass.draw(0..4, 0..self.quads.len() as u32);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::present::text::mono_width;
-
-    #[test]
-    fn shipped_font_loads_without_system_fonts() {
-        let (fs, family) = load_font_system().expect("assets/fonts has the font");
-        assert_eq!(family, "DejaVu Sans Mono");
-        assert_eq!(fs.db().len(), 1, "only the shipped face, never system fonts");
-    }
-
-    #[test]
-    fn mono_advance_matches_the_shaped_font() {
-        let (mut fs, family) = load_font_system().expect("font");
-        for size in [12.0_f32, 14.0, 16.0, 24.0, 32.0] {
-            let mut buffer = Buffer::new(&mut fs, Metrics::new(size, size * LINE_HEIGHT));
-            buffer.set_hinting(Hinting::Enabled);
-            let text = "fps 60.0 frame 16.67 ms";
-            buffer.set_text(text, &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
-            buffer.shape_until_scroll(&mut fs, false);
-            let w = buffer.layout_runs().map(|r| run_width(&r)).fold(0.0, f32::max);
-            let expected = mono_width(text.chars().count(), size);
-            assert!((w - expected).abs() <= 1.0, "size {size}: shaped {w}, expected {expected}");
-        }
-    }
 
     /// Text and screen-space quads drawn off-screen on whatever adapter exists (failing when
     /// there is none): white glyphs on a black panel, the view untouched elsewhere.

@@ -46,3 +46,16 @@ fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
     let world = texel(world_image, (p + composite.shift) / composite.scale);
     return vec4<f32>(world.rgb + sky.rgb * (1.0 - world.a), 1.0);
 }
+
+// The raw composite (src/render/composite.rs "Two composites"): both images read through plain
+// views (their stored sRGB bytes, no decode) and the result written to a plain view of the
+// target (no encode). World over sky in a gamma-2 approximation of the linear blend: exact
+// where the world texel is opaque (sqrt(world²) = world) or empty (sqrt(sky²) = sky), within
+// 10 / 255 where it is translucent.
+@fragment
+fn fs_raw(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let p = floor(position.xy) - composite.origin;
+    let sky = texel(sky_image, p / composite.scale).rgb;
+    let world = texel(world_image, (p + composite.shift) / composite.scale);
+    return vec4<f32>(sqrt(world.rgb * world.rgb + sky * sky * (1.0 - world.a)), 1.0);
+}

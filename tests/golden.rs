@@ -485,6 +485,42 @@ fn every_sky_behind_a_level() {
 /// beside an unscaled ghost, a shake of (2, -2) px and a fade at 40 % over the view.
 #[test]
 fn effects_over_a_level() {
+    let img = with_effects_view(|view| common::gpu::offscreen().render(view, W, H).unwrap());
+    check("effects", &img);
+}
+
+/// The raw composite (plain views, no sRGB conversions per window pixel) against the exact one
+/// on the effects frame, whose fade covers the whole world image with a translucent quad: every
+/// channel within 10 / 255 (`render::composite` "Two composites"), 3 on average at most.
+#[test]
+fn raw_composite_is_close_to_the_exact_one() {
+    let mut off = common::gpu::offscreen();
+    assert!(off.raw_composite, "lavapipe has plain views: the raw composite is what windows draw");
+    let raw = with_effects_view(|view| off.render(view, W, H).unwrap());
+    off.raw_composite = false;
+    let exact = with_effects_view(|view| off.render(view, W, H).unwrap());
+    let worst = raw.iter().zip(&exact).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+    assert!(worst <= 10, "a channel differs by {worst}");
+    let total: u64 = raw.iter().zip(&exact).map(|(a, b)| u64::from(a.abs_diff(*b))).sum();
+    let mean = total as f64 / raw.len() as f64;
+    eprintln!("raw against exact composite: worst channel {worst}, mean {mean:.2}");
+    assert!(mean < 3.0, "mean channel difference {mean:.2}");
+    // Without translucent texels in the world the two are the same bytes.
+    off.raw_composite = true;
+    let level = sky_level(ledge::level::Sky::Hills);
+    let still = ledge::present::view::FrameView::still(
+        &level,
+        SKY_CAMERA,
+        ledge::present::view::PlayerDraw::standing(level.spawn),
+    );
+    let raw = off.render(&still, W, H).unwrap();
+    off.raw_composite = false;
+    assert!(raw == off.render(&still, W, H).unwrap(), "opaque and empty texels composite exactly");
+}
+
+/// The effects frame: every effect kind at two sizes, a full-view fade at 40 %, a ghost, the
+/// player squashed, the camera shaken.
+fn with_effects_view<R>(f: impl FnOnce(&ledge::present::view::FrameView<'_>) -> R) -> R {
     use glam::DVec2;
     use ledge::present::view::{EffectDraw, EffectKind, FrameView, PlayerDraw, PlayerPose};
     let level = sky_level(ledge::level::Sky::Hills);
@@ -516,8 +552,7 @@ fn effects_over_a_level() {
         ghost: Some(ghost),
         ..FrameView::still(&level, SKY_CAMERA, player)
     };
-    let img = common::gpu::offscreen().render(&view, W, H).unwrap();
-    check("effects", &img);
+    f(&view)
 }
 
 /// "Watch every attempt": three earlier attempts drawn as ghosts around the player (one

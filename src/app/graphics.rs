@@ -4,8 +4,8 @@
 //! Clock: opened on the event loop's `resumed`; [`Graphics::draw`] runs once per render frame.
 
 use crate::present::view::FrameView;
-use crate::render::Renderer;
 use crate::render::gpu::{Gpu, SurfaceFrame};
+use crate::render::{FrameTarget, Renderer};
 use crate::ui::Layer;
 use anyhow::Context as _;
 use std::sync::Arc;
@@ -96,7 +96,8 @@ impl Graphics {
 
     /// Draw `view` and `ui` into the acquired `frame`, submit, and present it.
     pub fn draw(&mut self, frame: SurfaceFrame, view: &FrameView<'_>, ui: &Layer) {
-        let encoder = self.renderer.encode(&self.gpu.ctx, &frame.view, frame.size, view, ui);
+        let target = FrameTarget { view: &frame.view, plain: frame.plain.as_ref() };
+        let encoder = self.renderer.encode(&self.gpu.ctx, target, frame.size, view, ui);
         self.gpu.ctx.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
         self.gpu.present(frame);

@@ -215,8 +215,11 @@ async fn open_device(
 pub struct SurfaceFrame {
     /// The surface texture to present.
     pub texture: wgpu::SurfaceTexture,
-    /// A view of it to render into.
+    /// A view of it to render into, in [`Gpu::format`] (sRGB).
     pub view: wgpu::TextureView,
+    /// A view of it in its plain format, where the surface is a plain format with an sRGB
+    /// view (the raw composite's target, [`crate::render::FrameTarget`]).
+    pub plain: Option<wgpu::TextureView>,
     /// Its size, pixels.
     pub size: (u32, u32),
     /// Acquired `Suboptimal`: present it, then reconfigure.
@@ -291,8 +294,23 @@ impl Gpu {
         };
         // An sRGB format so the shader's linear output is encoded for the display. A surface
         // that offers none (a browser's WebGPU canvas: `rgba8unorm`, `bgra8unorm`, `rgba16float`)
-        // is drawn through an sRGB view of its plain format ([`Gpu::format`]).
-        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(first);
+        // is drawn through an sRGB view of its plain format ([`Gpu::format`]). Where surfaces
+        // can have views of another format, the plain format is configured and drawn through
+        // both views: sRGB for the sprites and the UI, plain for the raw composite
+        // (`render::composite`).
+        let srgb = caps.formats.iter().copied().find(|f| f.is_srgb());
+        let plain_views = ctx
+            .adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS | wgpu::DownlevelFlags::VIEW_FORMATS);
+        let format = match srgb {
+            Some(f) if plain_views && caps.formats.contains(&f.remove_srgb_suffix()) => {
+                f.remove_srgb_suffix()
+            }
+            Some(f) => f,
+            None => first,
+        };
         let view_format = format.add_srgb_suffix();
         let present_mode = choose_present_mode(&caps.present_modes, vsync);
         log::info!(
@@ -429,15 +447,23 @@ impl Gpu {
             format: Some(config.format.add_srgb_suffix()),
             ..Default::default()
         });
+        let plain = (config.format.add_srgb_suffix() != config.format).then(|| {
+            texture.texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("surface frame view (plain)"),
+                format: Some(config.format),
+                ..Default::default()
+            })
+        });
         let size = (texture.texture.width(), texture.texture.height());
-        Some(SurfaceFrame { texture, view, size, suboptimal })
+        Some(SurfaceFrame { texture, view, plain, size, suboptimal })
     }
 
     /// Present a frame drawn and submitted since [`Gpu::acquire`]; a `Suboptimal` frame is
     /// presented and then the surface reconfigured.
     pub fn present(&mut self, frame: SurfaceFrame) {
-        let SurfaceFrame { texture, view, suboptimal, .. } = frame;
+        let SurfaceFrame { texture, view, plain, suboptimal, .. } = frame;
         drop(view);
+        drop(plain);
         self.ctx.queue.present(texture);
         self.stats.presented += 1;
         if suboptimal {

@@ -27,4 +27,4 @@ pub mod text;
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use offscreen::Offscreen;
-pub use renderer::Renderer;
+pub use renderer::{FrameTarget, Renderer};

@@ -5,12 +5,15 @@
 //! [`Renderer::encode`] as the window, so an off-screen image is the window's frame.
 
 use super::gpu::{GpuContext, RenderError};
-use super::renderer::Renderer;
+use super::renderer::{FrameTarget, Renderer};
 use crate::present::view::FrameView;
 use crate::ui::Layer;
 
 /// Off-screen target format: RGBA bytes in sRGB, what PNG files hold.
 pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// [`OFFSCREEN_FORMAT`]'s plain twin: the same bytes, viewed without sRGB decoding.
+const PLAIN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// A headless GPU context and a [`Renderer`] drawing into [`OFFSCREEN_FORMAT`] images.
 #[derive(Debug)]
@@ -18,6 +21,10 @@ pub struct Offscreen {
     /// GPU context (no surface).
     pub ctx: GpuContext,
     renderer: Renderer,
+    /// Whether images get a plain view for the raw composite, as a window's frames do where
+    /// the device allows (`render::composite` "Two composites"); true where the device can.
+    /// Tests turn it off to compare the two composites.
+    pub raw_composite: bool,
 }
 
 impl Offscreen {
@@ -28,7 +35,8 @@ impl Offscreen {
     pub fn new() -> Result<Self, RenderError> {
         let ctx = GpuContext::headless()?;
         let renderer = Renderer::new(&ctx, OFFSCREEN_FORMAT)?;
-        Ok(Self { ctx, renderer })
+        let raw_composite = super::composite::raw_supported(&ctx);
+        Ok(Self { ctx, renderer, raw_composite })
     }
 
     /// Draw `view` into a `width` x `height` image and return its pixels: RGBA8 sRGB,
@@ -66,11 +74,18 @@ impl Offscreen {
             dimension: wgpu::TextureDimension::D2,
             format: OFFSCREEN_FORMAT,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
+            view_formats: if self.raw_composite { &[PLAIN_FORMAT] } else { &[] },
         });
         let target = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("offscreen target view"),
             ..Default::default()
+        });
+        let plain = self.raw_composite.then(|| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("offscreen target view (plain)"),
+                format: Some(PLAIN_FORMAT),
+                ..Default::default()
+            })
         });
         // Rows in a texture→buffer copy must be 256-byte aligned.
         let row = 4 * width;
@@ -83,7 +98,8 @@ impl Offscreen {
             mapped_at_creation: false,
         });
 
-        let mut encoder = self.renderer.encode(&self.ctx, &target, (width, height), view, ui);
+        let frame = FrameTarget { view: &target, plain: plain.as_ref() };
+        let mut encoder = self.renderer.encode(&self.ctx, frame, (width, height), view, ui);
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture: &texture,

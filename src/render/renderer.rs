@@ -62,6 +62,17 @@ pub struct Renderer {
     instances: Vec<SpriteInstance>,
 }
 
+/// Where a frame is drawn: the target's sRGB view (the format the renderer was built for) and,
+/// where the target has one, a view of the same texture in the plain format, through which the
+/// raw composite writes (`composite` "Two composites"). Without it the exact composite draws.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameTarget<'a> {
+    /// The sRGB view.
+    pub view: &'a wgpu::TextureView,
+    /// The plain view of the same texture, if it can have one.
+    pub plain: Option<&'a wgpu::TextureView>,
+}
+
 impl Renderer {
     /// Load the atlas, the skies and the shipped font and build everything that draws into targets of
     /// `format`.
@@ -85,7 +96,7 @@ impl Renderer {
     pub fn encode(
         &mut self,
         ctx: &GpuContext,
-        target: &wgpu::TextureView,
+        target: FrameTarget<'_>,
         size: (u32, u32),
         view: &FrameView<'_>,
         ui: &Layer,
@@ -142,19 +153,41 @@ impl Renderer {
                 self.sprites.draw_range(&mut pass, &self.world, range, blend, texture);
             }
         }
-        {
-            let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
-            let mut pass = begin_pass(&mut encoder, target, "window pass", clear);
-            pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-            self.composite.draw(&mut pass);
-            if !ui.quads.is_empty() || !ui.text.is_empty() {
-                let (w, h) = (size.0.max(1), size.1.max(1));
-                pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
-                self.sprites.draw(&mut pass, &self.screen, 0, Blend::Alpha);
-                self.text.draw(&mut pass);
+        let has_ui = !ui.quads.is_empty() || !ui.text.is_empty();
+        match target.plain.filter(|_| self.composite.has_raw()) {
+            Some(plain) => {
+                // The raw composite writes bytes through the plain view; the UI blends in
+                // linear light through the sRGB view, in a pass of its own after it.
+                let [r, g, b] = LETTERBOX_SRGB.map(|c| f64::from(c) / 255.0);
+                let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 });
+                let mut pass = begin_pass(&mut encoder, plain, "window pass (raw composite)", clear);
+                pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+                self.composite.draw_raw(&mut pass);
+                drop(pass);
+                if has_ui {
+                    let mut pass = begin_pass(&mut encoder, target.view, "UI pass", wgpu::LoadOp::Load);
+                    self.draw_ui(&mut pass);
+                }
+            }
+            None => {
+                let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
+                let mut pass = begin_pass(&mut encoder, target.view, "window pass", clear);
+                pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+                self.composite.draw(&mut pass);
+                if has_ui {
+                    let (w, h) = (size.0.max(1), size.1.max(1));
+                    pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
+                    self.draw_ui(&mut pass);
+                }
             }
         }
         encoder
+    }
+
+    /// The UI's quads, then its text, over the whole target (the pass's viewport).
+    fn draw_ui(&self, pass: &mut wgpu::RenderPass<'_>) {
+        self.sprites.draw(pass, &self.screen, 0, Blend::Alpha);
+        self.text.draw(pass);
     }
 
     /// Record one pass that clears `target` to the letterbox colour and draws nothing: the

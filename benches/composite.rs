@@ -1,0 +1,44 @@
+//! The GPU cost of one off-screen frame of the shipped first level (sky, world, composite,
+//! readback) at 1280x720 and 2560x1440, with the raw composite and with the exact one
+//! (`render::composite` "Two composites"): the difference is what decoding both images and
+//! encoding the result per window pixel costs. Needs a Vulkan adapter (Mesa's lavapipe where
+//! there is no GPU, as everywhere in the suite); the readback is the same in both.
+//!
+//! `cargo bench --bench composite` (add `-- --quick` for a short run).
+
+use criterion::{Criterion, criterion_main};
+use ledge::game_loop::Loop;
+use ledge::render::Offscreen;
+use ledge::time::StepperConfig;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+fn composite(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = ledge::level::tiled_map::load_tmx(&root.join("assets/levels/level1.tmx")).expect("level 1");
+    let tuning = ledge::sim::Tuning::load(&root.join("assets/tuning.toml")).expect("tuning");
+    let mut lp = Loop::new(level, tuning, StepperConfig::default()).expect("loop");
+    lp.frame(16_666_667);
+    let mut off = Offscreen::new().expect("an adapter (lavapipe: mesa-vulkan-drivers)");
+    assert!(off.raw_composite, "this adapter has no plain views: nothing to compare");
+    let mut g = c.benchmark_group("composite");
+    g.sample_size(20).measurement_time(Duration::from_secs(8));
+    for (w, h) in [(1280, 720), (2560, 1440)] {
+        for raw in [true, false] {
+            off.raw_composite = raw;
+            let name = format!("level 1 frame {w}x{h}, {} composite", if raw { "raw" } else { "exact" });
+            g.bench_function(name, |b| {
+                b.iter(|| black_box(off.render(&lp.view(), w, h).expect("renders").len()))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    composite(&mut c);
+}
+
+criterion_main!(benches);

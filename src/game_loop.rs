@@ -352,11 +352,8 @@ impl Loop {
             input,
         });
         self.history.record(&self.world, respawned);
-        if self.look_history.recording() {
-            // Only cloned when kept: a run that can never rewind copies nothing a tick.
-            let look = self.look();
-            self.look_history.record(look);
-        }
+        // Only copied when kept: a run that can never rewind copies nothing a tick.
+        self.look_history.record_from(self.camera.state(), &self.cosmetic);
         consumed
     }
 

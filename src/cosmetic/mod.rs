@@ -62,7 +62,7 @@ pub struct TickFacts<'a> {
 
 /// What the cosmetic layer remembers of the previous tick (where a death happened, how fast a
 /// landing fell, which block just broke).
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 struct Memo {
     /// The player's hitbox top-left after the previous tick, pixels.
     pos: DVec2,
@@ -90,9 +90,22 @@ impl Memo {
     }
 }
 
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        Memo { pos: self.pos, vel: self.vel, slide_ticks: self.slide_ticks, states: self.states.clone() }
+    }
+
+    /// Reuses `states`' allocation (see [`Cosmetic`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        (self.pos, self.vel, self.slide_ticks) = (source.pos, source.vel, source.slide_ticks);
+        self.states.clone_from(&source.states);
+    }
+}
+
 /// The cosmetic state after a tick: every particle, the squash, the shake, the flash and the
-/// fade, each with its previous and current end.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// fade, each with its previous and current end. Its `clone_from` reuses the particle and
+/// entity-state buffers (the rewind history keeps one a tick: `game_loop::look`).
+#[derive(Debug, PartialEq, Default)]
 pub struct Cosmetic {
     particles: Vec<Particle>,
     squash: Squash,
@@ -111,6 +124,24 @@ pub struct CosmeticDraw {
     pub player_scale: DVec2,
     /// The view's shake offset, whole pixels.
     pub shake: DVec2,
+}
+
+impl Clone for Cosmetic {
+    fn clone(&self) -> Self {
+        let mut c = Cosmetic::default();
+        c.clone_from(self);
+        c
+    }
+
+    /// Reuses the particle and entity-state buffers: the rewind history copies the cosmetic
+    /// state after every tick, into the slot of the oldest one it drops
+    /// (`game_loop::look::LookHistory::record`).
+    fn clone_from(&mut self, source: &Self) {
+        let Cosmetic { particles, squash, shake, flash, fade, memo } = source;
+        self.particles.clone_from(particles);
+        (self.squash, self.shake, self.flash, self.fade) = (*squash, *shake, *flash, *fade);
+        self.memo.clone_from(memo);
+    }
 }
 
 impl Cosmetic {

@@ -51,6 +51,23 @@ impl LookHistory {
         self.kept.push_back(look);
     }
 
+    /// Keep a copy of `camera` and `cosmetic` as the newest look (after a forward tick). With
+    /// the history full, the oldest look's buffers take the copy (`clone_from`): a tick
+    /// allocates nothing once the history has filled, as the world's history does.
+    pub fn record_from(&mut self, camera: CameraState, cosmetic: &Cosmetic) {
+        if self.off {
+            return;
+        }
+        if self.kept.len() == self.capacity {
+            let mut slot = self.kept.pop_front().expect("capacity is at least 1");
+            slot.camera = camera;
+            slot.cosmetic.clone_from(cosmetic);
+            self.kept.push_back(slot);
+        } else {
+            self.kept.push_back(Look { camera, cosmetic: cosmetic.clone() });
+        }
+    }
+
     /// Forget everything and keep only `look`.
     pub fn restart(&mut self, look: Look) {
         self.kept.clear();
@@ -63,11 +80,6 @@ impl LookHistory {
         if self.off {
             self.kept.clear();
         }
-    }
-
-    /// Keeping looks ([`LookHistory::set_recording`]).
-    pub fn recording(&self) -> bool {
-        !self.off
     }
 
     /// Nothing held.

@@ -117,3 +117,20 @@ fn a_loop_that_does_not_present_ticks_the_same_and_snaps_when_presenting_again()
     lean.set_presenting(true);
     assert_eq!(lean.drawn(), lean.world().player.pos, "snapped to where the player is");
 }
+
+#[test]
+fn a_full_look_history_reuses_its_oldest_slot_and_keeps_exact_copies() {
+    use crate::cosmetic::Cosmetic;
+    let lp = new_loop();
+    let (fading, quiet) = (Cosmetic::level_start(&lp.world, 60), Cosmetic::quiet(&lp.world));
+    assert_ne!(fading, quiet);
+    let camera = lp.camera.state();
+    let mut history = look::LookHistory::new(2);
+    history.record_from(camera, &fading);
+    history.record_from(camera, &quiet);
+    // Full: the oldest slot (holding `fading`) takes a copy of `quiet` by `clone_from`.
+    history.record_from(camera, &quiet);
+    history.record_from(camera, &fading);
+    assert_eq!(history.step_back().map(|l| &l.cosmetic), Some(&quiet));
+    assert_eq!(history.step_back().map(|l| &l.cosmetic), Some(&quiet), "the oldest look stays");
+}

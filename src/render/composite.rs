@@ -23,6 +23,7 @@
 //! 10 / 255 of the exact blend (0 to 3 for 81 % of them) where it is translucent.
 
 use super::gpu::GpuContext;
+use super::pipeline::{PipelineDesc, render_pipeline, shader_and_layout, texture_entry, uniform_entry};
 use crate::present::art::{ART_SIZE, ArtPlacement};
 use crate::present::letterbox::Letterbox;
 use crate::present::view::VIEW_SIZE;
@@ -118,33 +119,12 @@ impl Composite {
         let view_size = (VIEW_SIZE.x as u32, VIEW_SIZE.y as u32);
         let (sky, sky_raw) = image(ctx, "sky image (art resolution)", view_size, format, plain);
         let (world, world_raw) = image(ctx, "world image (art resolution)", ART_SIZE, format, plain);
-        let texture_entry = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("composite bind group layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<CompositeUniform>() as u64
-                        ),
-                    },
-                    count: None,
-                },
-                texture_entry(1),
-                texture_entry(2),
+                uniform_entry::<CompositeUniform>(0, wgpu::ShaderStages::FRAGMENT),
+                texture_entry(1, false),
+                texture_entry(2, false),
             ],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -164,41 +144,24 @@ impl Composite {
                 ],
             })
         };
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("composite.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/composite.wgsl").into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("composite pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = |label: &str, entry: &str, format: wgpu::TextureFormat| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: None,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        let (shader, pipeline_layout) = shader_and_layout(
+            device,
+            "composite.wgsl",
+            include_str!("../../shaders/composite.wgsl"),
+            &layout,
+        );
+        let pipeline = |label: &str, fragment: &str, format: wgpu::TextureFormat| {
+            let desc = PipelineDesc {
+                label,
+                layout: &pipeline_layout,
+                shader: &shader,
+                buffers: &[],
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                fragment,
+                format,
+                blend: None,
+            };
+            render_pipeline(device, &desc)
         };
         let exact = (pipeline("composite pipeline (exact)", "fs_main", format), bind_group(&sky, &world));
         let raw = sky_raw.zip(world_raw).map(|(sky_raw, world_raw)| {

@@ -71,6 +71,105 @@ pub fn instance_layout() -> wgpu::VertexBufferLayout<'static> {
     }
 }
 
+/// What differs between Ledge's render pipelines. Every one has one colour target (all
+/// channels written), no depth or stencil, no multisampling and its vertex stage at `vs_main`.
+pub(super) struct PipelineDesc<'a> {
+    /// Debug label.
+    pub label: &'a str,
+    /// The pipeline layout.
+    pub layout: &'a wgpu::PipelineLayout,
+    /// The module holding both stages.
+    pub shader: &'a wgpu::ShaderModule,
+    /// Vertex buffers (empty: the vertex stage makes its own corners).
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    /// Triangle list or strip.
+    pub topology: wgpu::PrimitiveTopology,
+    /// The fragment stage's entry point.
+    pub fragment: &'a str,
+    /// The colour target's format.
+    pub format: wgpu::TextureFormat,
+    /// The colour target's blending (`None`: written as is).
+    pub blend: Option<wgpu::BlendState>,
+}
+
+/// A render pipeline as `desc` says.
+pub(super) fn render_pipeline(device: &wgpu::Device, desc: &PipelineDesc<'_>) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(desc.label),
+        layout: Some(desc.layout),
+        vertex: wgpu::VertexState {
+            module: desc.shader,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: desc.buffers,
+        },
+        primitive: wgpu::PrimitiveState { topology: desc.topology, ..Default::default() },
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: desc.shader,
+            entry_point: Some(desc.fragment),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: desc.format,
+                blend: desc.blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// The WGSL module `source` (named `name`) and a pipeline layout of the one bind group
+/// `layout`: how each of Ledge's pipelines starts.
+pub(super) fn shader_and_layout(
+    device: &wgpu::Device,
+    name: &str,
+    source: &str,
+    layout: &wgpu::BindGroupLayout,
+) -> (wgpu::ShaderModule, wgpu::PipelineLayout) {
+    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(name),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    (shader, pipeline_layout)
+}
+
+/// A bind group layout entry for a uniform buffer of one `T` at `binding`, read by `visibility`.
+pub(super) fn uniform_entry<T>(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<T>() as u64),
+        },
+        count: None,
+    }
+}
+
+/// A bind group layout entry for a 2D float texture at `binding`, read by the fragment stage
+/// (sampled when `filterable`, else only `textureLoad`ed).
+pub(super) fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 /// sRGB 0..255 → the linear clear colour wgpu wants.
 pub(super) fn wgpu_color(srgb: [u8; 3]) -> wgpu::Color {
     use crate::present::instances::srgb_to_linear;
@@ -246,26 +345,8 @@ impl SpritePipeline {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sprite bind group layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<SpriteUniform>() as u64),
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                uniform_entry::<SpriteUniform>(0, wgpu::ShaderStages::VERTEX),
+                texture_entry(1, true),
                 wgpu::BindGroupLayoutEntry {
                     binding: 2,
                     visibility: wgpu::ShaderStages::FRAGMENT,
@@ -274,44 +355,23 @@ impl SpritePipeline {
                 },
             ],
         });
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("sprite.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/sprite.wgsl").into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sprite pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let (shader, pipeline_layout) =
+            shader_and_layout(device, "sprite.wgsl", include_str!("../../shaders/sprite.wgsl"), &layout);
+        let buffers = [Some(instance_layout())];
         let pipeline = |label: &str, blend: Option<wgpu::BlendState>| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(instance_layout())],
-                },
-                primitive: wgpu::PrimitiveState {
+            render_pipeline(
+                device,
+                &PipelineDesc {
+                    label,
+                    layout: &pipeline_layout,
+                    shader: &shader,
+                    buffers: &buffers,
                     topology: wgpu::PrimitiveTopology::TriangleStrip,
-                    ..Default::default()
+                    fragment: "fs_main",
+                    format,
+                    blend,
                 },
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some("fs_main"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+            )
         };
         Self {
             opaque: pipeline("sprite pipeline (opaque, alpha-tested)", None),

@@ -289,28 +289,8 @@ impl Gpu {
         let surface = instance.create_surface(window.clone())?;
         let ctx = GpuContext::request(instance, Some(&surface)).await?;
         let caps = surface.get_capabilities(&ctx.adapter);
-        let Some(&first) = caps.formats.first() else {
-            return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
-        };
-        // An sRGB format so the shader's linear output is encoded for the display. A surface
-        // that offers none (a browser's WebGPU canvas: `rgba8unorm`, `bgra8unorm`, `rgba16float`)
-        // is drawn through an sRGB view of its plain format ([`Gpu::format`]). Where surfaces
-        // can have views of another format, the plain format is configured and drawn through
-        // both views: sRGB for the sprites and the UI, plain for the raw composite
-        // (`render::composite`).
-        let srgb = caps.formats.iter().copied().find(|f| f.is_srgb());
-        let plain_views = ctx
-            .adapter
-            .get_downlevel_capabilities()
-            .flags
-            .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS | wgpu::DownlevelFlags::VIEW_FORMATS);
-        let format = match srgb {
-            Some(f) if plain_views && caps.formats.contains(&f.remove_srgb_suffix()) => {
-                f.remove_srgb_suffix()
-            }
-            Some(f) => f,
-            None => first,
-        };
+        let format = surface_format(&caps, &ctx.adapter)
+            .ok_or_else(|| RenderError::SurfaceUnsupported(ctx.info.to_string()))?;
         let view_format = format.add_srgb_suffix();
         let present_mode = choose_present_mode(&caps.present_modes, vsync);
         log::info!(
@@ -499,15 +479,37 @@ impl Gpu {
                 let instance = self.ctx.instance.clone();
                 let ctx = GpuContext::request(instance, Some(&self.surface)).await?;
                 let caps = self.surface.get_capabilities(&ctx.adapter);
-                if !caps.formats.contains(&self.config.format) {
-                    return Err(RenderError::SurfaceUnsupported(ctx.info.to_string()));
-                }
+                let format = surface_format(&caps, &ctx.adapter)
+                    .ok_or_else(|| RenderError::SurfaceUnsupported(ctx.info.to_string()))?;
+                let view_format = format.add_srgb_suffix();
+                self.config.format = format;
+                self.config.view_formats = if view_format == format { vec![] } else { vec![view_format] };
                 self.ctx = ctx;
             }
         }
         self.reconfigure();
         Ok(())
     }
+}
+
+/// The format to configure a surface with `caps` in, or `None` when it offers none: an sRGB
+/// format, so the shaders' linear output is encoded for the display. A surface that offers none
+/// (a browser's WebGPU canvas: `rgba8unorm`, `bgra8unorm`, `rgba16float`) is drawn through an
+/// sRGB view of its plain format ([`Gpu::format`]). Where `adapter` lets surfaces and textures
+/// have views of another format, the plain twin of the sRGB format is configured instead and
+/// drawn through both views: sRGB for the sprites and the UI, plain for the raw composite
+/// (`render::composite`).
+fn surface_format(caps: &wgpu::SurfaceCapabilities, adapter: &wgpu::Adapter) -> Option<wgpu::TextureFormat> {
+    let first = *caps.formats.first()?;
+    let plain_views = adapter
+        .get_downlevel_capabilities()
+        .flags
+        .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS | wgpu::DownlevelFlags::VIEW_FORMATS);
+    Some(match caps.formats.iter().copied().find(|f| f.is_srgb()) {
+        Some(f) if plain_views && caps.formats.contains(&f.remove_srgb_suffix()) => f.remove_srgb_suffix(),
+        Some(f) => f,
+        None => first,
+    })
 }
 
 #[cfg(test)]

@@ -6,15 +6,16 @@
 //! image is [`ART_SIZE`] (level-aligned: tiles and bodies on the art-pixel grid), cleared
 //! transparent, its translucent sprites blended into it as premultiplied alpha. The composite
 //! draws one triangle over the letterboxed viewport: each window pixel reads one texel of each
-//! image (no filtering) and puts the world over the sky, the world shifted by the camera's
-//! sub-pixel remainder in whole window pixels.
+//! image (a nearest sampler at coordinates the rasteriser interpolates, [`CompositeUniform`])
+//! and puts the world over the sky, the world shifted by the camera's sub-pixel remainder in
+//! whole window pixels.
 //!
 //! # Two composites
 //!
 //! Both images are sRGB and the world is blended in linear light. The **exact** composite
 //! reads them through sRGB views (decoded per texel), blends in linear and writes through the
-//! target's sRGB view (encoded per pixel). On a software rasteriser those conversions are half
-//! the composite's cost (lavapipe, 1280x720: 6.5 ms of which 3.3 are the conversions). Where
+//! target's sRGB view (encoded per pixel). On a software rasteriser those conversions are a
+//! large part of the composite's cost (`cargo bench --bench composite`, docs/speed.md). Where
 //! the device can view a texture in its plain format too (`DownlevelFlags::VIEW_FORMATS`:
 //! Vulkan, Metal, D3D12, WebGPU; not WebGL2) and the target offers a plain view, the **raw**
 //! composite reads and writes the stored sRGB bytes as they are and blends them in a gamma-2
@@ -28,31 +29,46 @@ use crate::present::art::{ART_SIZE, ArtPlacement};
 use crate::present::letterbox::Letterbox;
 use crate::present::view::VIEW_SIZE;
 
-/// What `shaders/composite.wgsl` reads (bind group 0, binding 0); 32 bytes.
+/// What `shaders/composite.wgsl` reads (bind group 0, binding 0); 48 bytes.
+///
+/// The two images' normalised texture coordinates as affine functions of the window pixel:
+/// at `p` window pixels from the viewport's top-left, the sky image's is `p * sky[..2] +
+/// sky[2..]` and the world image's `p * world[..2] + world[2..]`; the shader samples both at
+/// the pixel's centre (`p + 0.5`), so each pixel reads the texel `floor((p + shift) / scale)`
+/// of the image at an integer scale ([`CompositeUniform::new`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct CompositeUniform {
-    /// The letterboxed viewport's top-left, window pixels.
-    pub origin: [f32; 2],
-    /// The world image's shift left and up, whole window pixels ([`ArtPlacement::shift_px`]).
-    pub shift: [f32; 2],
-    /// Window pixels per art pixel ([`Letterbox::scale`]).
-    pub scale: f32,
+    /// The letterboxed viewport's width and height, window pixels.
+    pub viewport: [f32; 2],
     /// Padding to 16-byte alignment.
-    pub _pad0: f32,
-    /// Padding to 16-byte alignment.
-    pub _pad1: [f32; 2],
+    pub _pad: [f32; 2],
+    /// The sky image's coordinates: per window pixel (x, y), then at the viewport's top-left.
+    pub sky: [f32; 4],
+    /// The world image's coordinates: per window pixel (x, y), then at the viewport's top-left
+    /// (the camera's sub-pixel remainder, [`ArtPlacement::shift_px`]).
+    pub world: [f32; 4],
 }
 
 impl CompositeUniform {
-    /// The uniform for a frame placed at `placed` in the letterbox `lb`.
+    /// The uniform for a frame placed at `placed` in the letterbox `lb`: one window pixel is
+    /// `1 / scale` art pixels of either image, the sky's (view-sized) from the viewport's
+    /// top-left, the world's ([`ART_SIZE`]) from `shift_px` window pixels further right and down.
     pub fn new(lb: &Letterbox, placed: &ArtPlacement) -> Self {
+        let scale = f64::from(lb.scale);
+        let sky = [scale * VIEW_SIZE.x, scale * VIEW_SIZE.y];
+        let world = [scale * f64::from(ART_SIZE.0), scale * f64::from(ART_SIZE.1)];
+        let (sx, sy) = (placed.shift_px.x, placed.shift_px.y);
         CompositeUniform {
-            origin: [lb.x as f32, lb.y as f32],
-            shift: [placed.shift_px.x as f32, placed.shift_px.y as f32],
-            scale: lb.scale,
-            _pad0: 0.0,
-            _pad1: [0.0; 2],
+            viewport: [lb.w as f32, lb.h as f32],
+            _pad: [0.0; 2],
+            sky: [(1.0 / sky[0]) as f32, (1.0 / sky[1]) as f32, 0.0, 0.0],
+            world: [
+                (1.0 / world[0]) as f32,
+                (1.0 / world[1]) as f32,
+                (sx / world[0]) as f32,
+                (sy / world[1]) as f32,
+            ],
         }
     }
 }
@@ -122,9 +138,15 @@ impl Composite {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("composite bind group layout"),
             entries: &[
-                uniform_entry::<CompositeUniform>(0, wgpu::ShaderStages::FRAGMENT),
+                uniform_entry::<CompositeUniform>(0, wgpu::ShaderStages::VERTEX),
                 texture_entry(1, false),
                 texture_entry(2, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                    count: None,
+                },
             ],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -132,6 +154,11 @@ impl Composite {
             size: std::mem::size_of::<CompositeUniform>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
+        });
+        // Nearest, clamped to the edge: one whole texel a pixel, as textureLoad would read.
+        let nearest = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("composite sampler (nearest)"),
+            ..Default::default()
         });
         let bind_group = |sky: &wgpu::TextureView, world: &wgpu::TextureView| {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -141,6 +168,7 @@ impl Composite {
                     wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(sky) },
                     wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(world) },
+                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::Sampler(&nearest) },
                 ],
             })
         };
@@ -199,5 +227,55 @@ impl Composite {
         pass.set_bind_group(0, bind_group, &[]);
         pass.draw(0..3, 0..1);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::art::place;
+    use crate::present::letterbox::letterbox;
+    use glam::DVec2;
+
+    /// The texel a pixel's centre samples with coordinates `c` (per pixel, at the origin) in an
+    /// image `size` texels wide, in f32 as the GPU works it out.
+    fn texel(c: [f32; 2], p: u32, size: u32) -> i64 {
+        (((p as f32 + 0.5) * c[0] + c[1]) * size as f32).floor() as i64
+    }
+
+    #[test]
+    fn each_pixel_samples_the_texel_under_it_at_every_integer_scale_and_shift() {
+        for (w, h) in [(640, 360), (1280, 720), (1920, 1080), (2560, 1440), (3840, 2160), (5120, 2880)] {
+            let lb = letterbox(w, h);
+            let scale = f64::from(lb.scale);
+            for step in 0..8 {
+                // Camera centres whose remainders give every shift from 0 to the scale.
+                let centre = DVec2::new(500.0 + f64::from(step) / 8.0, 300.0 + f64::from(7 - step) / 8.0);
+                let placed = place(centre, lb.scale);
+                let u = CompositeUniform::new(&lb, &placed);
+                for p in 0..lb.w {
+                    let want_sky = (f64::from(p) / scale).floor() as i64;
+                    let want_world = ((f64::from(p) + placed.shift_px.x) / scale).floor() as i64;
+                    assert_eq!(
+                        texel([u.sky[0], u.sky[2]], p, VIEW_SIZE.x as u32),
+                        want_sky,
+                        "{w}x{h} sky x {p}"
+                    );
+                    assert_eq!(
+                        texel([u.world[0], u.world[2]], p, ART_SIZE.0),
+                        want_world,
+                        "{w}x{h} world x {p}"
+                    );
+                }
+                for p in 0..lb.h {
+                    let want_world = ((f64::from(p) + placed.shift_px.y) / scale).floor() as i64;
+                    assert_eq!(
+                        texel([u.world[1], u.world[3]], p, ART_SIZE.1),
+                        want_world,
+                        "{w}x{h} world y {p}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -156,7 +156,8 @@ pub(super) fn uniform_entry<T>(binding: u32, visibility: wgpu::ShaderStages) -> 
 }
 
 /// A bind group layout entry for a 2D float texture at `binding`, read by the fragment stage
-/// (sampled when `filterable`, else only `textureLoad`ed).
+/// (`filterable`: a filtering sampler may read it; otherwise `textureLoad` or a non-filtering
+/// sampler).
 pub(super) fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,

@@ -11,6 +11,9 @@
 //!
 //! 1. the sky pass: the view-aligned sky image cleared to the sky's plain top colour (which
 //!    stands in for the backdrop's first instance), then the rest of the sky from `skies.png`;
+//!    skipped when the sky is what the image already holds (the same clear colour, camera and
+//!    sky instances as the last sky pass: the camera has not moved), since nothing else writes
+//!    that image;
 //! 2. the world pass: the level-aligned world image cleared transparent, then tiles, entities
 //!    and `--stress` sprites from the atlas **without blending** (opaque and alpha-tested
 //!    content, see [`super::pipeline`]); the ghost and the particles blended; the player
@@ -60,6 +63,17 @@ pub struct Renderer {
     screen: InstanceLayer,
     /// This frame's world instances (kept to reuse the allocation).
     instances: Vec<SpriteInstance>,
+    /// What the sky image holds: the last sky pass's inputs (`None` before the first).
+    sky_drawn: Option<SkyDrawn>,
+}
+
+/// The inputs of a sky pass, which decide every texel of the sky image: its clear colour (sRGB),
+/// the view camera and the sky's instances after the first.
+#[derive(Debug, PartialEq)]
+struct SkyDrawn {
+    clear: [u8; 3],
+    camera: SpriteUniform,
+    instances: Vec<SpriteInstance>,
 }
 
 /// Where a frame is drawn: the target's sRGB view (the format the renderer was built for) and,
@@ -87,7 +101,7 @@ impl Renderer {
         let screen = sprites.layer(ctx, "screen-space instances", SCREEN_CAPACITY);
         let composite = Composite::new(ctx, format);
         let instances = Vec::with_capacity(WORLD_CAPACITY);
-        Ok(Self { sprites, text, world, sky, composite, screen, instances })
+        Ok(Self { sprites, text, world, sky, composite, screen, instances, sky_drawn: None })
     }
 
     /// Upload this frame (`view` and `ui` for a target of `size` = (width, height) pixels) and
@@ -115,7 +129,22 @@ impl Renderer {
         };
         let (view_w, view_h) = (VIEW_SIZE.x as f32, VIEW_SIZE.y as f32);
         let sky_camera = camera([centre.x as f32, centre.y as f32], [view_w, view_h]);
-        self.sky.upload(ctx, &self.instances[..sky.end as usize], &sky_camera);
+        // Clearing to the sky's plain top colour draws the backdrop's first instance (a solid
+        // quad of it) for free: a full-view quad is fragment work the clear is not.
+        let sky_clear = if sky.is_empty() {
+            LETTERBOX_SRGB
+        } else {
+            sky.start += 1;
+            plain_top(view.level.sky)
+        };
+        let sky_instances = &self.instances[sky.start as usize..sky.end as usize];
+        let sky_is_drawn = self
+            .sky_drawn
+            .as_ref()
+            .is_some_and(|d| d.clear == sky_clear && d.camera == sky_camera && d.instances == sky_instances);
+        if !sky_is_drawn {
+            self.sky.upload(ctx, &self.instances[..sky.end as usize], &sky_camera);
+        }
         let (art_w, art_h) = (ART_SIZE.0 as f32, ART_SIZE.1 as f32);
         let origin = [placed.origin.x as f32 + art_w / 2.0, placed.origin.y as f32 + art_h / 2.0];
         self.world.upload(ctx, &self.instances, &camera(origin, [art_w, art_h]));
@@ -126,18 +155,20 @@ impl Renderer {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
-        {
-            // Clearing to the sky's plain top colour draws the backdrop's first instance (a
-            // solid quad of it) for free: a full-view quad is fragment work the clear is not.
-            let colour = if sky.is_empty() {
-                LETTERBOX_SRGB
-            } else {
-                sky.start += 1;
-                plain_top(view.level.sky)
-            };
-            let clear = wgpu::LoadOp::Clear(wgpu_color(colour));
+        if !sky_is_drawn {
+            let clear = wgpu::LoadOp::Clear(wgpu_color(sky_clear));
             let mut pass = begin_pass(&mut encoder, &self.composite.sky, "sky pass (art resolution)", clear);
-            self.sprites.draw_range(&mut pass, &self.sky, sky, Blend::Opaque, Texture::Skies);
+            self.sprites.draw_range(&mut pass, &self.sky, sky.clone(), Blend::Opaque, Texture::Skies);
+            drop(pass);
+            let drawn = self.sky_drawn.get_or_insert_with(|| SkyDrawn {
+                clear: sky_clear,
+                camera: sky_camera,
+                instances: Vec::new(),
+            });
+            drawn.clear = sky_clear;
+            drawn.camera = sky_camera;
+            drawn.instances.clear();
+            drawn.instances.extend_from_slice(&self.instances[sky.start as usize..sky.end as usize]);
         }
         {
             let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);

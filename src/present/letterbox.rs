@@ -40,6 +40,14 @@ pub fn letterbox(target_w: u32, target_h: u32) -> Letterbox {
     }
 }
 
+impl Letterbox {
+    /// Whether the letterboxed viewport is the whole of a `target_w` x `target_h` pixel target
+    /// (no bars: the target is 640 x 360 times the scale).
+    pub fn covers(&self, target_w: u32, target_h: u32) -> bool {
+        self.x == 0 && self.y == 0 && self.w == target_w && self.h == target_h
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,6 +59,10 @@ mod tests {
         assert_eq!(letterbox(1919, 1080), Letterbox { x: 319, y: 180, w: 1280, h: 720, scale: 2.0 });
         assert_eq!(letterbox(1920, 1080).scale, 3.0);
         assert_eq!(letterbox(640, 360), Letterbox { x: 0, y: 0, w: 640, h: 360, scale: 1.0 });
+        assert!(letterbox(1280, 720).covers(1280, 720));
+        assert!(letterbox(2560, 1440).covers(2560, 1440));
+        assert!(!letterbox(1280, 800).covers(1280, 800));
+        assert!(!letterbox(1919, 1080).covers(1919, 1080));
         let small = letterbox(320, 360);
         assert_eq!((small.w, small.h, small.scale), (320, 180, 0.5));
     }

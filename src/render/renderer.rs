@@ -19,7 +19,8 @@
 //!    content, see [`super::pipeline`]); the ghost and the particles blended; the player
 //!    unblended; the flash and fade overlays blended over the whole view (the blend leaves
 //!    premultiplied alpha where the image was transparent);
-//! 3. the window pass: clear the target to the letterbox colour; in the letterboxed viewport
+//! 3. the window pass: clear the target to the letterbox colour (not where the viewport is the
+//!    whole target: the composite writes every pixel, `window_load`); in the letterboxed viewport
 //!    ([`letterbox`]) the composite puts the world over the sky, scaled, the world shifted by
 //!    the camera's sub-pixel remainder; then, when the UI has something to draw, over the whole
 //!    target, the UI's quads **alpha-blended** and its text (blended).
@@ -36,7 +37,7 @@ use super::text::TextRenderer;
 use crate::present::art::{ART_SIZE, place};
 use crate::present::backdrop::plain_top;
 use crate::present::instances::{Batches, LETTERBOX_SRGB, SpriteInstance, build_instances};
-use crate::present::letterbox::letterbox;
+use crate::present::letterbox::{Letterbox, letterbox};
 use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::ui::Layer;
 
@@ -190,8 +191,8 @@ impl Renderer {
                 // The raw composite writes bytes through the plain view; the UI blends in
                 // linear light through the sRGB view, in a pass of its own after it.
                 let [r, g, b] = LETTERBOX_SRGB.map(|c| f64::from(c) / 255.0);
-                let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 });
-                let mut pass = begin_pass(&mut encoder, plain, "window pass (raw composite)", clear);
+                let load = window_load(&lb, size, wgpu::Color { r, g, b, a: 1.0 });
+                let mut pass = begin_pass(&mut encoder, plain, "window pass (raw composite)", load);
                 pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
                 self.composite.draw_raw(&mut pass);
                 drop(pass);
@@ -201,8 +202,8 @@ impl Renderer {
                 }
             }
             None => {
-                let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
-                let mut pass = begin_pass(&mut encoder, target.view, "window pass", clear);
+                let load = window_load(&lb, size, wgpu_color(LETTERBOX_SRGB));
+                let mut pass = begin_pass(&mut encoder, target.view, "window pass", load);
                 pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
                 self.composite.draw(&mut pass);
                 if has_ui {
@@ -235,6 +236,24 @@ impl Renderer {
     /// World instances drawn last frame.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
+    }
+}
+
+/// The window pass's load op for a target of `size` pixels letterboxed as `lb`: clear to the
+/// bars' `colour`, or, where the letterboxed viewport is the whole target (no bars: 1280 x 720,
+/// 1920 x 1080, 2560 x 1440, ...), leave its contents undefined. The composite then writes every
+/// pixel before anything reads one, and skipping the clear saves a fill of the whole target,
+/// which on a software rasteriser is 0.5 to 1 ms of a 1280 x 720 frame (docs/speed.md "The
+/// renderer"). WebGPU has no such load op; wgpu clears there instead.
+fn window_load(lb: &Letterbox, size: (u32, u32), colour: wgpu::Color) -> wgpu::LoadOp<wgpu::Color> {
+    if lb.covers(size.0, size.1) {
+        // SAFETY: the viewport is the whole target and the composite draws one unblended
+        // triangle over all of it (`shaders/composite.wgsl`, no discard) before the UI blends
+        // over it, so every pixel is written before it is read or stored.
+        #[expect(unsafe_code, reason = "wgpu's token for an undefined load (LoadOp::DontCare)")]
+        wgpu::LoadOp::DontCare(unsafe { wgpu::LoadOpDontCare::enabled() })
+    } else {
+        wgpu::LoadOp::Clear(colour)
     }
 }
 

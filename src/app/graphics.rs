@@ -96,7 +96,9 @@ impl Graphics {
 
     /// Draw `view` and `ui` into the acquired `frame`, submit, and present it.
     pub fn draw(&mut self, frame: SurfaceFrame, view: &FrameView<'_>, ui: &Layer) {
-        let target = FrameTarget { view: &frame.view, plain: frame.plain.as_ref() };
+        let texture = &frame.texture.texture;
+        let copy_dst = texture.usage().contains(wgpu::TextureUsages::COPY_DST).then_some(texture);
+        let target = FrameTarget { view: &frame.view, plain: frame.plain.as_ref(), copy_dst };
         let encoder = self.renderer.encode(&self.gpu.ctx, target, frame.size, view, ui);
         self.gpu.ctx.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();

@@ -88,15 +88,17 @@ pub struct Composite {
     uniform: wgpu::Buffer,
 }
 
-/// An image of `size` pixels of `format` that passes draw into and the composite reads: its
+/// An image of `size` pixels of `format` that passes draw into and that is then read as
+/// `usage` (the composite samples the art images; the kept picture is copied): the texture, its
 /// `format` view and, with `plain`, a view of its stored bytes in the plain format.
-fn image(
+pub fn image(
     ctx: &GpuContext,
     label: &str,
     size: (u32, u32),
     format: wgpu::TextureFormat,
     plain: bool,
-) -> (wgpu::TextureView, Option<wgpu::TextureView>) {
+    usage: wgpu::TextureUsages,
+) -> (wgpu::Texture, wgpu::TextureView, Option<wgpu::TextureView>) {
     let plain_format = format.remove_srgb_suffix();
     let view_formats = [plain_format];
     let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
@@ -106,7 +108,7 @@ fn image(
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | usage,
         view_formats: if plain { &view_formats } else { &[] },
     });
     let view = texture.create_view(&wgpu::TextureViewDescriptor { label: Some(label), ..Default::default() });
@@ -117,7 +119,7 @@ fn image(
             ..Default::default()
         })
     });
-    (view, raw)
+    (texture, view, raw)
 }
 
 /// Whether `ctx`'s device can composite raw: view a texture in its plain format as well.
@@ -133,8 +135,10 @@ impl Composite {
         let device = &ctx.device;
         let plain = raw_supported(ctx) && format.remove_srgb_suffix() != format;
         let view_size = (VIEW_SIZE.x as u32, VIEW_SIZE.y as u32);
-        let (sky, sky_raw) = image(ctx, "sky image (art resolution)", view_size, format, plain);
-        let (world, world_raw) = image(ctx, "world image (art resolution)", ART_SIZE, format, plain);
+        let sampled = wgpu::TextureUsages::TEXTURE_BINDING;
+        let (_, sky, sky_raw) = image(ctx, "sky image (art resolution)", view_size, format, plain, sampled);
+        let (_, world, world_raw) =
+            image(ctx, "world image (art resolution)", ART_SIZE, format, plain, sampled);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("composite bind group layout"),
             entries: &[

@@ -298,8 +298,11 @@ impl Gpu {
             caps.present_modes
         );
         let alpha_mode = caps.alpha_modes.first().copied().unwrap_or_default();
+        // Copies into the frame too where the surface takes them: an unchanged picture is
+        // copied from the kept one (`kept`); WebGL2's surfaces take none.
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | (caps.usages & wgpu::TextureUsages::COPY_DST);
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage,
             format,
             color_space: wgpu::SurfaceColorSpace::Auto,
             width: 0,

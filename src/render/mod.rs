@@ -9,6 +9,8 @@
 //!   alpha-blended sprite pipelines;
 //! - [`composite`]: the world's art-resolution images and the pass that scales them onto the
 //!   window;
+//! - [`kept`]: what the images already hold, so that unchanged passes are skipped and an
+//!   unchanged picture is copied;
 //! - [`glyphs`]: the shipped font rasterised into a coverage atlas (CPU);
 //! - [`text`]: text laid out in that font and drawn from the atlas;
 //! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
@@ -19,6 +21,7 @@
 pub mod composite;
 pub mod glyphs;
 pub mod gpu;
+pub mod kept;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod offscreen;
 pub mod pipeline;

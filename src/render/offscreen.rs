@@ -73,7 +73,9 @@ impl Offscreen {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: OFFSCREEN_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
             view_formats: if self.raw_composite { &[PLAIN_FORMAT] } else { &[] },
         });
         let target = texture.create_view(&wgpu::TextureViewDescriptor {
@@ -98,7 +100,7 @@ impl Offscreen {
             mapped_at_creation: false,
         });
 
-        let frame = FrameTarget { view: &target, plain: plain.as_ref() };
+        let frame = FrameTarget { view: &target, plain: plain.as_ref(), copy_dst: Some(&texture) };
         let mut encoder = self.renderer.encode(&self.ctx, frame, (width, height), view, ui);
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {

@@ -11,9 +11,6 @@
 //!
 //! 1. the sky pass: the view-aligned sky image cleared to the sky's plain top colour (which
 //!    stands in for the backdrop's first instance), then the rest of the sky from `skies.png`;
-//!    skipped when the sky is what the image already holds (the same clear colour, camera and
-//!    sky instances as the last sky pass: the camera has not moved), since nothing else writes
-//!    that image;
 //! 2. the world pass: the level-aligned world image cleared transparent, then tiles, entities
 //!    and `--stress` sprites from the atlas **without blending** (opaque and alpha-tested
 //!    content, see [`super::pipeline`]); the ghost and the particles blended; the player
@@ -25,11 +22,20 @@
 //!    the camera's sub-pixel remainder; then, when the UI has something to draw, over the whole
 //!    target, the UI's quads **alpha-blended** and its text (blended).
 //!
+//! Work whose inputs have not changed is not done again ([`super::kept`]): the sky pass and
+//! the world pass are skipped when their image already holds what they would draw (the same
+//! clear colour, camera, runs and instances as its last pass; nothing else writes those
+//! images), and where the target accepts copies, a picture that is the same as the last
+//! frame's (both images unchanged, the same placement and size) is composited once more into
+//! a kept image at window resolution and from then on copied to the target, with the UI drawn
+//! over the copy. A still frame then costs a copy where it cost a composite.
+//!
 //! The window (`app`) submits the encoder and presents; [`super::offscreen::Offscreen`] adds a
 //! copy into a readback buffer first. Nothing here writes the world.
 
-use super::composite::{Composite, CompositeUniform};
+use super::composite::{Composite, CompositeUniform, image};
 use super::gpu::{GpuContext, RenderError};
+use super::kept::{KeptImage, KeptPicture, PassInputs, PictureKey, Plan};
 use super::pipeline::{
     Blend, InstanceLayer, SpritePipeline, SpriteUniform, Texture, screen_uniform, wgpu_color,
 };
@@ -64,17 +70,26 @@ pub struct Renderer {
     screen: InstanceLayer,
     /// This frame's world instances (kept to reuse the allocation).
     instances: Vec<SpriteInstance>,
-    /// What the sky image holds: the last sky pass's inputs (`None` before the first).
-    sky_drawn: Option<SkyDrawn>,
+    /// What the sky image holds (its last pass's inputs).
+    sky_kept: KeptImage,
+    /// What the world image holds.
+    world_kept: KeptImage,
+    /// Which window picture is kept, and its image (made at the first frame that keeps one,
+    /// and again at another target size).
+    picture: KeptPicture,
+    picture_image: Option<PictureImage>,
+    /// The targets' format (sRGB).
+    format: wgpu::TextureFormat,
 }
 
-/// The inputs of a sky pass, which decide every texel of the sky image: its clear colour (sRGB),
-/// the view camera and the sky's instances after the first.
-#[derive(Debug, PartialEq)]
-struct SkyDrawn {
-    clear: [u8; 3],
-    camera: SpriteUniform,
-    instances: Vec<SpriteInstance>,
+/// The window picture kept at window resolution: the target's size, pixels, its texture (copied
+/// to later frames' targets), its sRGB view and its plain view where the raw composite draws.
+#[derive(Debug)]
+struct PictureImage {
+    size: (u32, u32),
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    plain: Option<wgpu::TextureView>,
 }
 
 /// Where a frame is drawn: the target's sRGB view (the format the renderer was built for) and,
@@ -86,6 +101,9 @@ pub struct FrameTarget<'a> {
     pub view: &'a wgpu::TextureView,
     /// The plain view of the same texture, if it can have one.
     pub plain: Option<&'a wgpu::TextureView>,
+    /// The texture itself where it accepts copies (`TextureUsages::COPY_DST`): a picture that
+    /// has not changed is then copied to it rather than composited again (`kept`).
+    pub copy_dst: Option<&'a wgpu::Texture>,
 }
 
 impl Renderer {
@@ -102,7 +120,20 @@ impl Renderer {
         let screen = sprites.layer(ctx, "screen-space instances", SCREEN_CAPACITY);
         let composite = Composite::new(ctx, format);
         let instances = Vec::with_capacity(WORLD_CAPACITY);
-        Ok(Self { sprites, text, world, sky, composite, screen, instances, sky_drawn: None })
+        Ok(Self {
+            sprites,
+            text,
+            world,
+            sky,
+            composite,
+            screen,
+            instances,
+            sky_kept: KeptImage::default(),
+            world_kept: KeptImage::default(),
+            picture: KeptPicture::default(),
+            picture_image: None,
+            format,
+        })
     }
 
     /// Upload this frame (`view` and `ui` for a target of `size` = (width, height) pixels) and
@@ -138,82 +169,146 @@ impl Renderer {
             sky.start += 1;
             plain_top(view.level.sky)
         };
-        let sky_instances = &self.instances[sky.start as usize..sky.end as usize];
-        let sky_is_drawn = self
-            .sky_drawn
-            .as_ref()
-            .is_some_and(|d| d.clear == sky_clear && d.camera == sky_camera && d.instances == sky_instances);
-        if !sky_is_drawn {
-            self.sky.upload(ctx, &self.instances[..sky.end as usize], &sky_camera);
+        let sky_runs = [sky.clone()];
+        let sky_inputs = PassInputs {
+            clear: sky_clear,
+            camera: sky_camera,
+            runs: &sky_runs,
+            instances: &self.instances[..sky.end as usize],
+        };
+        let sky_is_kept = self.sky_kept.holds(&sky_inputs);
+        if !sky_is_kept {
+            self.sky.upload(ctx, sky_inputs.instances, &sky_camera);
         }
         let (art_w, art_h) = (ART_SIZE.0 as f32, ART_SIZE.1 as f32);
         let origin = [placed.origin.x as f32 + art_w / 2.0, placed.origin.y as f32 + art_h / 2.0];
-        self.world.upload(ctx, &self.instances, &camera(origin, [art_w, art_h]));
-        self.composite.upload(ctx, &CompositeUniform::new(&lb, &placed));
+        let world_runs = [world, translucent, player, overlays];
+        let world_inputs = PassInputs {
+            clear: [0; 3],
+            camera: camera(origin, [art_w, art_h]),
+            runs: &world_runs,
+            instances: &self.instances,
+        };
+        let world_is_kept = self.world_kept.holds(&world_inputs);
+        if !world_is_kept {
+            self.world.upload(ctx, world_inputs.instances, &world_inputs.camera);
+        }
+        let composite = CompositeUniform::new(&lb, &placed);
+        self.composite.upload(ctx, &composite);
         self.screen.upload(ctx, &ui.quads, &screen_uniform(size.0, size.1));
         self.text.prepare(ctx, size, &ui.text);
 
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
-        if !sky_is_drawn {
+        if !sky_is_kept {
             let clear = wgpu::LoadOp::Clear(wgpu_color(sky_clear));
             let mut pass = begin_pass(&mut encoder, &self.composite.sky, "sky pass (art resolution)", clear);
-            self.sprites.draw_range(&mut pass, &self.sky, sky.clone(), Blend::Opaque, Texture::Skies);
+            self.sprites.draw_range(&mut pass, &self.sky, sky, Blend::Opaque, Texture::Skies);
             drop(pass);
-            let drawn = self.sky_drawn.get_or_insert_with(|| SkyDrawn {
-                clear: sky_clear,
-                camera: sky_camera,
-                instances: Vec::new(),
-            });
-            drawn.clear = sky_clear;
-            drawn.camera = sky_camera;
-            drawn.instances.clear();
-            drawn.instances.extend_from_slice(&self.instances[sky.start as usize..sky.end as usize]);
+            self.sky_kept.drawn(&sky_inputs);
         }
-        {
+        if !world_is_kept {
             let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
             let mut pass =
                 begin_pass(&mut encoder, &self.composite.world, "world pass (art resolution)", clear);
-            let runs = [
-                (world, Blend::Opaque, Texture::Atlas),
-                (translucent, Blend::Alpha, Texture::Atlas),
-                (player, Blend::Opaque, Texture::Atlas),
-                (overlays, Blend::Alpha, Texture::Atlas),
+            let blends = [
+                (Blend::Opaque, Texture::Atlas),
+                (Blend::Alpha, Texture::Atlas),
+                (Blend::Opaque, Texture::Atlas),
+                (Blend::Alpha, Texture::Atlas),
             ];
-            for (range, blend, texture) in runs {
+            for (range, (blend, texture)) in world_runs.iter().cloned().zip(blends) {
                 self.sprites.draw_range(&mut pass, &self.world, range, blend, texture);
             }
+            drop(pass);
+            self.world_kept.drawn(&world_inputs);
         }
         let has_ui = !ui.quads.is_empty() || !ui.text.is_empty();
-        match target.plain.filter(|_| self.composite.has_raw()) {
-            Some(plain) => {
-                // The raw composite writes bytes through the plain view; the UI blends in
-                // linear light through the sRGB view, in a pass of its own after it.
-                let [r, g, b] = LETTERBOX_SRGB.map(|c| f64::from(c) / 255.0);
-                let load = window_load(&lb, size, wgpu::Color { r, g, b, a: 1.0 });
-                let mut pass = begin_pass(&mut encoder, plain, "window pass (raw composite)", load);
-                pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
-                self.composite.draw_raw(&mut pass);
-                drop(pass);
+        let plan = match target.copy_dst {
+            Some(_) => self.picture.plan(PictureKey {
+                sky: self.sky_kept.generation(),
+                world: self.world_kept.generation(),
+                composite,
+                size,
+            }),
+            None => {
+                self.picture.not_kept();
+                Plan::Draw
+            }
+        };
+        if plan == Plan::DrawAndKeep {
+            self.make_picture_image(ctx, size);
+        }
+        let picture = self.picture_image.as_ref().filter(|p| p.size == size);
+        match (plan, target.copy_dst, picture) {
+            (Plan::Copy | Plan::DrawAndKeep, Some(dst), Some(picture)) => {
+                if plan == Plan::DrawAndKeep {
+                    let kept =
+                        FrameTarget { view: &picture.view, plain: picture.plain.as_ref(), copy_dst: None };
+                    self.draw_window(&mut encoder, kept, &lb, size, false);
+                }
+                let src = &picture.texture;
+                encoder.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
                 if has_ui {
                     let mut pass = begin_pass(&mut encoder, target.view, "UI pass", wgpu::LoadOp::Load);
                     self.draw_ui(&mut pass);
                 }
             }
+            _ => self.draw_window(&mut encoder, target, &lb, size, has_ui),
+        }
+        encoder
+    }
+
+    /// The window pass into `target` (of `size` pixels, letterboxed as `lb`): the composite of
+    /// the two images and, with `ui`, the UI over it.
+    fn draw_window(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: FrameTarget<'_>,
+        lb: &Letterbox,
+        size: (u32, u32),
+        ui: bool,
+    ) {
+        match target.plain.filter(|_| self.composite.has_raw()) {
+            Some(plain) => {
+                // The raw composite writes bytes through the plain view; the UI blends in
+                // linear light through the sRGB view, in a pass of its own after it.
+                let [r, g, b] = LETTERBOX_SRGB.map(|c| f64::from(c) / 255.0);
+                let load = window_load(lb, size, wgpu::Color { r, g, b, a: 1.0 });
+                let mut pass = begin_pass(encoder, plain, "window pass (raw composite)", load);
+                pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
+                self.composite.draw_raw(&mut pass);
+                drop(pass);
+                if ui {
+                    let mut pass = begin_pass(encoder, target.view, "UI pass", wgpu::LoadOp::Load);
+                    self.draw_ui(&mut pass);
+                }
+            }
             None => {
-                let load = window_load(&lb, size, wgpu_color(LETTERBOX_SRGB));
-                let mut pass = begin_pass(&mut encoder, target.view, "window pass", load);
+                let load = window_load(lb, size, wgpu_color(LETTERBOX_SRGB));
+                let mut pass = begin_pass(encoder, target.view, "window pass", load);
                 pass.set_viewport(lb.x as f32, lb.y as f32, lb.w as f32, lb.h as f32, 0.0, 1.0);
                 self.composite.draw(&mut pass);
-                if has_ui {
+                if ui {
                     let (w, h) = (size.0.max(1), size.1.max(1));
                     pass.set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
                     self.draw_ui(&mut pass);
                 }
             }
         }
-        encoder
+    }
+
+    /// Make the kept picture's image for a target of `size` pixels if it is missing or of
+    /// another size.
+    fn make_picture_image(&mut self, ctx: &GpuContext, size: (u32, u32)) {
+        if self.picture_image.as_ref().is_some_and(|p| p.size == size) {
+            return;
+        }
+        let copied = wgpu::TextureUsages::COPY_SRC;
+        let label = "kept picture (window resolution)";
+        let (texture, view, plain) = image(ctx, label, size, self.format, self.composite.has_raw(), copied);
+        self.picture_image = Some(PictureImage { size, texture, view, plain });
     }
 
     /// The UI's quads, then its text, over the whole target (the pass's viewport).

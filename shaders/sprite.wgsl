@@ -62,6 +62,29 @@ const RIVAL_TINTS: array<vec3<f32>, 4> = array<vec3<f32>, 4>(
 
 @vertex
 fn vs_main(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
+    return corner_of(vertex_index, inst);
+}
+
+// The raw pipeline's vertex stage (src/render/pipeline.rs `Blend::Raw`): the same corner, with
+// a solid fill's linear colour encoded to sRGB here, once per vertex, since the raw target
+// stores what the fragment stage returns as it is.
+@vertex
+fn vs_raw(@builtin(vertex_index) vertex_index: u32, inst: Instance) -> VertexOut {
+    var out = corner_of(vertex_index, inst);
+    out.color = vec4<f32>(linear_to_srgb(out.color.rgb), out.color.a);
+    return out;
+}
+
+// The sRGB transfer function (IEC 61966-2-1), linear 0..1 to encoded 0..1.
+fn linear_to_srgb(c: vec3<f32>) -> vec3<f32> {
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3<f32>(0.0031308));
+}
+
+// One corner of an instance's quad: its clip position (snapped to whole window pixels), atlas
+// coordinate, colour and flags.
+fn corner_of(vertex_index: u32, inst: Instance) -> VertexOut {
     // 0: (0,0)  1: (1,0)  2: (0,1)  3: (1,1)
     let corner = vec2<f32>(f32(vertex_index & 1u), f32(vertex_index >> 1u));
     let top_left = camera.center - camera.view_size * 0.5;
@@ -116,5 +139,24 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     // Opaque: what survives the alpha test covers what is under it (the world image keeps
     // premultiplied alpha, src/render/composite.rs).
+    return vec4<f32>(texel.rgb, 1.0);
+}
+
+// The raw pipeline's fragment stage (src/render/pipeline.rs `Blend::Raw`): the texture is read
+// through its plain view (the stored sRGB bytes, no decode) and the result written through the
+// target's plain view (no encode), so an opaque texel lands as the bytes fs_main's decode and
+// encode give back, at less cost a fragment on a software rasteriser. Only the opaque runs
+// (the sky, tiles, entities, `--stress` sprites, the player) are drawn this way, and those
+// carry no ghost or rival flag (src/present/instances.rs tests): the tints mix in linear light
+// and stay in fs_main.
+@fragment
+fn fs_raw(in: VertexOut) -> @location(0) vec4<f32> {
+    let texel = textureSample(atlas_texture, atlas_sampler, in.uv);
+    if (in.flags & FLAG_SOLID) != 0u {
+        return in.color;
+    }
+    if texel.a < 0.5 {
+        discard;
+    }
     return vec4<f32>(texel.rgb, 1.0);
 }

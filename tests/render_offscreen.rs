@@ -305,3 +305,21 @@ fn kept_images_and_pictures_draw_what_a_fresh_renderer_draws() {
     assert!(drawn[0] != drawn[8], "the camera moved: a different picture");
     assert!(drawn[0] != drawn[3], "the UI is drawn over a copied picture");
 }
+
+/// The sky and the opaque world runs drawn raw (through plain views: no sRGB decode per sample
+/// or encode per fragment, `render::pipeline::Blend::Raw`) give the same bytes as drawn through
+/// the sRGB views: the sky, tiles, the player, `--stress` sprites, with a ghost blended between.
+#[test]
+fn raw_art_passes_draw_the_same_bytes_as_srgb_ones() {
+    let level = test_level();
+    let mut v = view(&level, false);
+    let extra = [DVec2::new(100.0, 100.0), DVec2::new(300.5, 40.25), DVec2::new(500.0, 290.0)];
+    v.extra = &extra;
+    v.ghost = Some(PlayerDraw { pos: DVec2::new(150.0, 298.0), ..v.player });
+    let mut off = offscreen();
+    let raw = off.render(&v, 1280, 720).expect("render");
+    off.set_raw_art(false);
+    let srgb = off.render(&v, 1280, 720).expect("render");
+    let differ = raw.chunks(4).zip(srgb.chunks(4)).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "pixels that differ between the raw and the sRGB art passes");
+}

@@ -385,6 +385,32 @@ mod tests {
         assert!(without.iter().all(|i| i.flags & FLAG_GHOST == 0));
     }
 
+    /// The opaque runs (sky, world, player) are drawn raw where the device allows it, and the
+    /// raw fragment stage has no ghost or rival tint (`shaders/sprite.wgsl` `fs_raw`): those
+    /// only ever come in the translucent run.
+    #[test]
+    fn ghosts_and_rivals_only_in_the_translucent_run() {
+        let lvl = level(10, 10);
+        let mut v = view(&lvl, DVec2::new(320.0, 180.0), false);
+        v.ghost = Some(PlayerDraw { pos: DVec2::new(60.0, 50.0), ..v.player });
+        let attempts = [PlayerDraw { pos: DVec2::new(70.0, 50.0), ..v.player }];
+        v.attempts = &attempts;
+        let rivals = [2, 3, 4].map(|player| crate::present::view::RivalDraw { draw: v.player, player });
+        v.rivals = &rivals;
+        let mut out = Vec::new();
+        let b = build_instances(&v, &mut out);
+        let tinted = |r: Range<u32>| {
+            out[r.start as usize..r.end as usize]
+                .iter()
+                .filter(|i| i.flags & (FLAG_GHOST | FLAG_RIVAL) != 0)
+                .count()
+        };
+        assert_eq!(tinted(b.translucent.clone()), 5, "the ghost, the attempt and three rivals");
+        for run in [b.sky, b.world, b.player, b.overlays] {
+            assert_eq!(tinted(run), 0);
+        }
+    }
+
     #[test]
     fn uv_rect_is_the_inner_cell() {
         let r = atlas::tile_region(0);

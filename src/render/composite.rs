@@ -80,6 +80,10 @@ pub struct Composite {
     pub sky: wgpu::TextureView,
     /// The level-aligned world image ([`ART_SIZE`]), premultiplied alpha.
     pub world: wgpu::TextureView,
+    /// Plain views of the sky and world images (their stored bytes), where the device has
+    /// them: the raw sprite pipeline draws the opaque runs through them
+    /// ([`super::pipeline::Blend::Raw`]).
+    pub plain: Option<(wgpu::TextureView, wgpu::TextureView)>,
     /// The exact composite: sRGB views in, the target's sRGB format out.
     exact: (wgpu::RenderPipeline, wgpu::BindGroup),
     /// The raw composite, where the device has plain views: plain views in, the target's plain
@@ -189,6 +193,7 @@ impl Composite {
                 shader: &shader,
                 buffers: &[],
                 topology: wgpu::PrimitiveTopology::TriangleList,
+                vertex: "vs_main",
                 fragment,
                 format,
                 blend: None,
@@ -196,11 +201,12 @@ impl Composite {
             render_pipeline(device, &desc)
         };
         let exact = (pipeline("composite pipeline (exact)", "fs_main", format), bind_group(&sky, &world));
+        let plain = sky_raw.clone().zip(world_raw.clone());
         let raw = sky_raw.zip(world_raw).map(|(sky_raw, world_raw)| {
             let raw_format = format.remove_srgb_suffix();
             (pipeline("composite pipeline (raw)", "fs_raw", raw_format), bind_group(&sky_raw, &world_raw))
         });
-        Composite { sky, world, exact, raw, uniform }
+        Composite { sky, world, plain, exact, raw, uniform }
     }
 
     /// Whether [`Composite::draw_raw`] can draw.

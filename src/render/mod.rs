@@ -11,6 +11,7 @@
 //!   window;
 //! - [`kept`]: what the images already hold, so that unchanged passes are skipped and an
 //!   unchanged picture is copied;
+//! - [`textures`]: the atlas and the skies loaded and uploaded, with plain views;
 //! - [`glyphs`]: the shipped font rasterised into a coverage atlas (CPU);
 //! - [`text`]: text laid out in that font and drawn from the atlas;
 //! - [`renderer`]: the [`Renderer`], whose one `encode` records a frame's passes for the window
@@ -27,6 +28,7 @@ pub mod offscreen;
 pub mod pipeline;
 pub mod renderer;
 pub mod text;
+pub mod textures;
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use offscreen::Offscreen;

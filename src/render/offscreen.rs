@@ -39,6 +39,12 @@ impl Offscreen {
         Ok(Self { ctx, renderer, raw_composite })
     }
 
+    /// Draw the sky and the opaque world runs raw (the default where the device can) or through
+    /// sRGB views ([`Renderer::set_raw_art`]).
+    pub fn set_raw_art(&mut self, on: bool) {
+        self.renderer.set_raw_art(on);
+    }
+
     /// Draw `view` into a `width` x `height` image and return its pixels: RGBA8 sRGB,
     /// row-major from the top-left, `width * height * 4` bytes.
     ///

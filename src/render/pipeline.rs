@@ -17,6 +17,14 @@
 //! and change nothing). The UI's panels and graph bars are solid quads with a fractional alpha:
 //! [`Blend::Alpha`] blends them over the world.
 //!
+//! Where the device has plain views of sRGB textures (Vulkan, Metal, D3D12, WebGPU; not
+//! WebGL2), the opaque art runs draw raw ([`Blend::Raw`]): the atlas or the skies read through
+//! their plain views and the art image written through its plain view, so an opaque texel lands
+//! as its stored bytes with no decode per sample or encode per fragment, as the raw composite
+//! does (`render::composite` "Two composites"). The bytes are those of the sRGB path
+//! (`tests/render_offscreen.rs`); on llvmpipe it draws `--stress 3000` at 85-92 fps where the
+//! sRGB path drew 57-59 (docs/speed.md "The renderer").
+//!
 //! Screen space: the same shader draws the UI in *window* pixels over the whole target through
 //! a second camera uniform ([`screen_uniform`]: centre at the target's middle, view the
 //! target's size, scale 1), so it needs no extra mode.
@@ -25,6 +33,7 @@
 //! rotated quad's centre) to a whole window pixel.
 
 use super::gpu::{GpuContext, RenderError};
+use super::textures::{Rgba, SampledImage, load_texture, upload_texture};
 use crate::present::atlas;
 use crate::present::instances::SpriteInstance;
 use crate::present::parallax;
@@ -72,7 +81,7 @@ pub fn instance_layout() -> wgpu::VertexBufferLayout<'static> {
 }
 
 /// What differs between Ledge's render pipelines. Every one has one colour target (all
-/// channels written), no depth or stencil, no multisampling and its vertex stage at `vs_main`.
+/// channels written), no depth or stencil and no multisampling.
 pub(super) struct PipelineDesc<'a> {
     /// Debug label.
     pub label: &'a str,
@@ -84,6 +93,8 @@ pub(super) struct PipelineDesc<'a> {
     pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     /// Triangle list or strip.
     pub topology: wgpu::PrimitiveTopology,
+    /// The vertex stage's entry point.
+    pub vertex: &'a str,
     /// The fragment stage's entry point.
     pub fragment: &'a str,
     /// The colour target's format.
@@ -99,7 +110,7 @@ pub(super) fn render_pipeline(device: &wgpu::Device, desc: &PipelineDesc<'_>) ->
         layout: Some(desc.layout),
         vertex: wgpu::VertexState {
             module: desc.shader,
-            entry_point: Some("vs_main"),
+            entry_point: Some(desc.vertex),
             compilation_options: Default::default(),
             buffers: desc.buffers,
         },
@@ -184,6 +195,11 @@ pub enum Blend {
     Opaque,
     /// Straight-alpha blending over the target (the UI's translucent quads).
     Alpha,
+    /// As [`Blend::Opaque`], through plain views: the texture's stored sRGB bytes written to
+    /// the target's plain view as they are, with no decode per sample or encode per fragment
+    /// (the same bytes; solid fills are encoded once per vertex). Only where
+    /// [`SpritePipeline::has_raw`]; the target is a plain view of an sRGB image.
+    Raw,
 }
 
 /// Which image a run of instances samples.
@@ -204,6 +220,8 @@ pub struct InstanceLayer {
     uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     sky_bind_group: wgpu::BindGroup,
+    /// The bind groups over the textures' plain views ([`Blend::Raw`]), atlas then skies.
+    raw_bind_groups: Option<(wgpu::BindGroup, wgpu::BindGroup)>,
     buffer: wgpu::Buffer,
     /// Instances the buffer holds.
     capacity: usize,
@@ -256,57 +274,12 @@ impl InstanceLayer {
 pub struct SpritePipeline {
     opaque: wgpu::RenderPipeline,
     blended: wgpu::RenderPipeline,
+    /// [`Blend::Raw`]'s pipeline (the plain format), where the device has plain views.
+    raw: Option<wgpu::RenderPipeline>,
     layout: wgpu::BindGroupLayout,
-    atlas_view: wgpu::TextureView,
-    skies_view: wgpu::TextureView,
+    atlas: SampledImage,
+    skies: SampledImage,
     sampler: wgpu::Sampler,
-}
-
-/// An RGBA8 sRGB image in memory: (width, height, `width * height * 4` bytes).
-pub type Rgba<'a> = (u32, u32, &'a [u8]);
-
-/// Load the PNG `rel` under the assets folder and check it is `size` pixels.
-fn load_texture(rel: &str, size: glam::UVec2) -> Result<(u32, u32, Vec<u8>), RenderError> {
-    let dir = crate::assets::assets_dir().map_err(|e| RenderError::Atlas(e.to_string()))?;
-    let path = dir.join(rel);
-    let (w, h, rgba) = crate::assets::load_png_rgba(&path).map_err(|e| RenderError::Atlas(e.to_string()))?;
-    if (w, h) != (size.x, size.y) {
-        return Err(RenderError::Atlas(format!(
-            "{}: {w}x{h}, expected {}x{}",
-            path.display(),
-            size.x,
-            size.y
-        )));
-    }
-    Ok((w, h, rgba))
-}
-
-/// A sampled texture holding `rgba` (sRGB), labelled `label`.
-fn upload_texture(ctx: &GpuContext, label: &str, (w, h, rgba): Rgba<'_>) -> wgpu::TextureView {
-    assert_eq!(rgba.len(), (w * h * 4) as usize, "{label}: pixels do not match its size");
-    let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
-    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size,
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        rgba,
-        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * w), rows_per_image: Some(h) },
-        size,
-    );
-    texture.create_view(&wgpu::TextureViewDescriptor { label: Some(label), ..Default::default() })
 }
 
 impl SpritePipeline {
@@ -333,8 +306,9 @@ impl SpritePipeline {
         skies: Rgba<'_>,
     ) -> Self {
         let device = &ctx.device;
-        let atlas_view = upload_texture(ctx, "sprite atlas", atlas);
-        let skies_view = upload_texture(ctx, "skies", skies);
+        let plain = super::composite::raw_supported(ctx) && format.remove_srgb_suffix() != format;
+        let atlas = upload_texture(ctx, "sprite atlas", atlas, plain);
+        let skies = upload_texture(ctx, "skies", skies, plain);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("sprite atlas sampler (nearest)"),
             address_mode_u: wgpu::AddressMode::ClampToEdge,
@@ -359,7 +333,7 @@ impl SpritePipeline {
         let (shader, pipeline_layout) =
             shader_and_layout(device, "sprite.wgsl", include_str!("../../shaders/sprite.wgsl"), &layout);
         let buffers = [Some(instance_layout())];
-        let pipeline = |label: &str, blend: Option<wgpu::BlendState>| {
+        let pipeline = |label: &str, raw: bool, blend: Option<wgpu::BlendState>| {
             render_pipeline(
                 device,
                 &PipelineDesc {
@@ -368,20 +342,32 @@ impl SpritePipeline {
                     shader: &shader,
                     buffers: &buffers,
                     topology: wgpu::PrimitiveTopology::TriangleStrip,
-                    fragment: "fs_main",
-                    format,
+                    vertex: if raw { "vs_raw" } else { "vs_main" },
+                    fragment: if raw { "fs_raw" } else { "fs_main" },
+                    format: if raw { format.remove_srgb_suffix() } else { format },
                     blend,
                 },
             )
         };
         Self {
-            opaque: pipeline("sprite pipeline (opaque, alpha-tested)", None),
-            blended: pipeline("sprite pipeline (alpha blended)", Some(wgpu::BlendState::ALPHA_BLENDING)),
+            opaque: pipeline("sprite pipeline (opaque, alpha-tested)", false, None),
+            blended: pipeline(
+                "sprite pipeline (alpha blended)",
+                false,
+                Some(wgpu::BlendState::ALPHA_BLENDING),
+            ),
+            raw: plain
+                .then(|| pipeline("sprite pipeline (raw: opaque, alpha-tested, plain views)", true, None)),
             layout,
-            atlas_view,
-            skies_view,
+            atlas,
+            skies,
             sampler,
         }
+    }
+
+    /// Whether [`Blend::Raw`] draws: the device has plain views of the sRGB textures.
+    pub fn has_raw(&self) -> bool {
+        self.raw.is_some()
     }
 
     /// A new camera with an instance buffer for `capacity` instances (it grows as needed).
@@ -407,13 +393,16 @@ impl SpritePipeline {
                 ],
             })
         };
-        let bind_group = bind("atlas", &self.atlas_view);
-        let sky_bind_group = bind("skies", &self.skies_view);
+        let bind_group = bind("atlas", &self.atlas.view);
+        let sky_bind_group = bind("skies", &self.skies.view);
+        let raw_bind_groups = (self.atlas.plain.as_ref().zip(self.skies.plain.as_ref()))
+            .map(|(atlas, skies)| (bind("atlas, plain", atlas), bind("skies, plain", skies)));
         InstanceLayer {
             label,
             uniform,
             bind_group,
             sky_bind_group,
+            raw_bind_groups,
             buffer: InstanceLayer::create_buffer(device, label, capacity),
             capacity,
             count: 0,
@@ -440,15 +429,19 @@ impl SpritePipeline {
         if first >= end {
             return;
         }
-        pass.set_pipeline(match blend {
-            Blend::Opaque => &self.opaque,
-            Blend::Alpha => &self.blended,
-        });
+        let (pipeline, (atlas, skies)) = match (blend, &self.raw, &layer.raw_bind_groups) {
+            (Blend::Raw, Some(raw), Some((atlas, skies))) => (raw, (atlas, skies)),
+            // Raw without plain views is a caller's bug: draw nothing rather than wrong bytes.
+            (Blend::Raw, ..) => return,
+            (Blend::Opaque, ..) => (&self.opaque, (&layer.bind_group, &layer.sky_bind_group)),
+            (Blend::Alpha, ..) => (&self.blended, (&layer.bind_group, &layer.sky_bind_group)),
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(
             0,
             match texture {
-                Texture::Atlas => &layer.bind_group,
-                Texture::Skies => &layer.sky_bind_group,
+                Texture::Atlas => atlas,
+                Texture::Skies => skies,
             },
             &[],
         );

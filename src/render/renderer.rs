@@ -46,6 +46,7 @@ use crate::present::instances::{Batches, LETTERBOX_SRGB, SpriteInstance, build_i
 use crate::present::letterbox::{Letterbox, letterbox};
 use crate::present::view::{FrameView, VIEW_SIZE};
 use crate::ui::Layer;
+use std::ops::Range;
 
 /// Initial world instance buffer capacity (grows by doubling).
 const WORLD_CAPACITY: usize = 1024;
@@ -80,6 +81,9 @@ pub struct Renderer {
     picture_image: Option<PictureImage>,
     /// The targets' format (sRGB).
     format: wgpu::TextureFormat,
+    /// Whether the opaque runs draw raw where the device allows ([`Blend::Raw`]); tests turn
+    /// it off to compare the two ways ([`Renderer::set_raw_art`]).
+    raw_art: bool,
 }
 
 /// The window picture kept at window resolution: the target's size, pixels, its texture (copied
@@ -133,6 +137,7 @@ impl Renderer {
             picture: KeptPicture::default(),
             picture_image: None,
             format,
+            raw_art: true,
         })
     }
 
@@ -201,27 +206,32 @@ impl Renderer {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame encoder") });
+        let raw = self.composite.plain.as_ref().filter(|_| self.raw_art && self.sprites.has_raw());
         if !sky_is_kept {
-            let clear = wgpu::LoadOp::Clear(wgpu_color(sky_clear));
-            let mut pass = begin_pass(&mut encoder, &self.composite.sky, "sky pass (art resolution)", clear);
-            self.sprites.draw_range(&mut pass, &self.sky, sky, Blend::Opaque, Texture::Skies);
+            let label = "sky pass (art resolution)";
+            let mut pass = match raw {
+                // The plain view stores the clear colour as given: the sRGB bytes themselves.
+                Some((sky_plain, _)) => {
+                    let [r, g, b] = sky_clear.map(|c| f64::from(c) / 255.0);
+                    let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 });
+                    begin_pass(&mut encoder, sky_plain, label, clear)
+                }
+                None => begin_pass(
+                    &mut encoder,
+                    &self.composite.sky,
+                    label,
+                    wgpu::LoadOp::Clear(wgpu_color(sky_clear)),
+                ),
+            };
+            let blend = if raw.is_some() { Blend::Raw } else { Blend::Opaque };
+            self.sprites.draw_range(&mut pass, &self.sky, sky, blend, Texture::Skies);
             drop(pass);
             self.sky_kept.drawn(&sky_inputs);
         }
         if !world_is_kept {
-            let clear = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
-            let mut pass =
-                begin_pass(&mut encoder, &self.composite.world, "world pass (art resolution)", clear);
-            let blends = [
-                (Blend::Opaque, Texture::Atlas),
-                (Blend::Alpha, Texture::Atlas),
-                (Blend::Opaque, Texture::Atlas),
-                (Blend::Alpha, Texture::Atlas),
-            ];
-            for (range, (blend, texture)) in world_runs.iter().cloned().zip(blends) {
-                self.sprites.draw_range(&mut pass, &self.world, range, blend, texture);
-            }
-            drop(pass);
+            let opaque = if raw.is_some() { Blend::Raw } else { Blend::Opaque };
+            let blends = [opaque, Blend::Alpha, opaque, Blend::Alpha];
+            self.draw_world(&mut encoder, &world_runs, &blends, raw.map(|(_, world_plain)| world_plain));
             self.world_kept.drawn(&world_inputs);
         }
         let has_ui = !ui.quads.is_empty() || !ui.text.is_empty();
@@ -258,6 +268,47 @@ impl Renderer {
             _ => self.draw_window(&mut encoder, target, &lb, size, has_ui),
         }
         encoder
+    }
+
+    /// The world pass: `runs` of the world layer drawn with their `blends` into the world image,
+    /// cleared transparent first. [`Blend::Raw`] runs draw through the image's `plain` view,
+    /// the others through its sRGB view, so consecutive non-empty runs through the same view
+    /// share a render pass: with no particles, ghost or overlay, one pass.
+    fn draw_world(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: &[Range<u32>; 4],
+        blends: &[Blend; 4],
+        plain: Option<&wgpu::TextureView>,
+    ) {
+        let label = "world pass (art resolution)";
+        let through_plain = |i: usize| blends[i] == Blend::Raw;
+        let mut load = wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT);
+        let mut i = 0;
+        while i < runs.len() {
+            if runs[i].is_empty() {
+                i += 1;
+                continue;
+            }
+            let mut end = i + 1;
+            while end < runs.len() && (runs[end].is_empty() || through_plain(end) == through_plain(i)) {
+                end += 1;
+            }
+            let view = match plain {
+                Some(plain) if through_plain(i) => plain,
+                _ => &self.composite.world,
+            };
+            let mut pass = begin_pass(encoder, view, label, load);
+            for k in i..end {
+                self.sprites.draw_range(&mut pass, &self.world, runs[k].clone(), blends[k], Texture::Atlas);
+            }
+            load = wgpu::LoadOp::Load;
+            i = end;
+        }
+        if load != wgpu::LoadOp::Load {
+            // Nothing to draw: the image is still cleared.
+            drop(begin_pass(encoder, &self.composite.world, label, load));
+        }
     }
 
     /// The window pass into `target` (of `size` pixels, letterboxed as `lb`): the composite of
@@ -326,6 +377,16 @@ impl Renderer {
         let clear = wgpu::LoadOp::Clear(wgpu_color(LETTERBOX_SRGB));
         drop(begin_pass(&mut encoder, target, "bare pass", clear));
         encoder
+    }
+
+    /// Draw the sky and the opaque world runs raw where the device allows (the default), or
+    /// always through sRGB views: the same bytes, which a test checks. Forgets the kept images,
+    /// since they were drawn the other way.
+    pub fn set_raw_art(&mut self, on: bool) {
+        self.raw_art = on;
+        self.sky_kept = KeptImage::default();
+        self.world_kept = KeptImage::default();
+        self.picture = KeptPicture::default();
     }
 
     /// World instances drawn last frame.

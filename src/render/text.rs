@@ -151,6 +151,7 @@ impl TextRenderer {
                 shader: &shader,
                 buffers: &buffers,
                 topology: wgpu::PrimitiveTopology::TriangleStrip,
+                vertex: "vs_main",
                 fragment: "fs_main",
                 format,
                 blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),

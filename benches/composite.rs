@@ -1,8 +1,16 @@
 //! The GPU cost of one off-screen frame of the shipped first level (sky, world, composite,
-//! readback) at 1280x720 and 2560x1440, with the raw composite and with the exact one
-//! (`render::composite` "Two composites"): the difference is what decoding both images and
-//! encoding the result per window pixel costs. Needs a Vulkan adapter (Mesa's lavapipe where
-//! there is no GPU, as everywhere in the suite); the readback is the same in both.
+//! readback) at 1280x720 and 2560x1440:
+//!
+//! - **moving**: each frame's camera a whole pixel from the last, so every pass runs (nothing
+//!   is kept, `render::kept`), drawn raw (the art passes' opaque runs and the composite through
+//!   plain views: `render::pipeline::Blend::Raw`, `render::composite` "Two composites") and
+//!   exact (through sRGB views, decoding each sample and encoding each fragment): the
+//!   difference is what the sRGB conversions cost;
+//! - **still**: the same view every frame, so the sky and the world are kept and the picture
+//!   is copied from the kept one: what a frame costs when nothing in it moves.
+//!
+//! Needs a Vulkan adapter (Mesa's lavapipe where there is no GPU, as everywhere in the suite);
+//! the readback is the same in all of them.
 //!
 //! `cargo bench --bench composite` (add `-- --quick` for a short run).
 
@@ -27,11 +35,23 @@ fn composite(c: &mut Criterion) {
     for (w, h) in [(1280, 720), (2560, 1440)] {
         for raw in [true, false] {
             off.raw_composite = raw;
-            let name = format!("level 1 frame {w}x{h}, {} composite", if raw { "raw" } else { "exact" });
+            off.set_raw_art(raw);
+            let name = format!("level 1 frame {w}x{h}, moving, {}", if raw { "raw" } else { "exact" });
+            let mut step = 0.0;
             g.bench_function(name, |b| {
-                b.iter(|| black_box(off.render(&lp.view(), w, h).expect("renders").len()))
+                b.iter(|| {
+                    step = 1.0 - step;
+                    let mut view = lp.view();
+                    view.camera.x += step;
+                    black_box(off.render(&view, w, h).expect("renders").len())
+                })
             });
         }
+        off.raw_composite = true;
+        off.set_raw_art(true);
+        g.bench_function(format!("level 1 frame {w}x{h}, still"), |b| {
+            b.iter(|| black_box(off.render(&lp.view(), w, h).expect("renders").len()))
+        });
     }
     g.finish();
 }

@@ -22,6 +22,10 @@
 //!    the camera's sub-pixel remainder; then, when the UI has something to draw, over the whole
 //!    target, the UI's quads **alpha-blended** and its text (blended).
 //!
+//! Where the device has plain views of sRGB textures, the sky pass and the world pass's opaque
+//! runs draw raw ([`Blend::Raw`]: the stored bytes in and out, no sRGB conversion per
+//! fragment), the blended runs through the sRGB view in passes of their own (`draw_world`).
+//!
 //! Work whose inputs have not changed is not done again ([`super::kept`]): the sky pass and
 //! the world pass are skipped when their image already holds what they would draw (the same
 //! clear colour, camera, runs and instances as its last pass; nothing else writes those

@@ -492,7 +492,7 @@ impl ApplicationHandler for App {
             event_loop.set_control_flow(ControlFlow::Wait);
         }
         match wakeup {
-            Wakeup::Nothing => {}
+            Wakeup::Nothing | Wakeup::Unplanned => {}
             Wakeup::RunFrame => self.redraw(event_loop),
             Wakeup::Redraw => {
                 if let Some(g) = &self.gfx {
